@@ -1,0 +1,575 @@
+//! 1K ZX Chess (David Horne, 1982) on an emulated 1K ZX81.
+//!
+//! Facts from seed 000 (a commented disassembly of the original tape):
+//!
+//! # The board is the screen
+//! The program keeps no board of its own: it plays on the display file. Rank
+//! `r` (1..8, top to bottom) is the screen line at `0x433D + 11·(r−1)`: the
+//! rank digit, a grey separator, then eight squares for files H..A, left to
+//! right, then NEWLINE. So the square of rank `r`, file `f` (a=0) is
+//! `0x433F + 11·(r−1) + (7−f)`. The program's row digits and column letters
+//! are the standard rank and file: the board is simply drawn from Black's
+//! side. Pieces are the letters P N B R Q K (0x35 0x33 0x27 0x37 0x36 0x30);
+//! the program's own side is in normal video and moves down the screen, the
+//! person's side is in inverse video (+0x80). Empty squares are 0x00 (white)
+//! at odd addresses and 0x80 (black) at even ones, as DOMOVE leaves them.
+//! The cell at 0x4337 shows the colour of the side to move (0x80: the person).
+//!
+//! # Flow
+//! DRIVER (0x4082) reads the person's move as four keys, row digit then
+//! column letter, origin then destination (KYBD/TKP); validates it with the
+//! program's own move generator (MOVE, TL) and check test (PMOVE); plays it
+//! (CHGSQ) and calls MPSCAN (0x428F), which tries every move of the program's
+//! side, plays the best (CHGSQ) and returns to DRIVER. With no move at all it
+//! ends in `JP Z,0x42C0` at 0x42C0, jumping to itself: the dead end.
+//!
+//! # What the driver does
+//! - Continuing a game on the machine: types the opponent's move. Castling,
+//!   en passant and under-promotion are unknown to the program and cannot be
+//!   typed; those positions, and moves the program refuses, are injected.
+//! - Injection writes all 64 squares and the side-to-move cell, then runs
+//!   MPSCAN with DRIVER as its return address, exactly the call DRIVER makes.
+//!   The program carries no other state from move to move (its move lists and
+//!   scores are rebuilt by every MPSCAN), so an injected position is seen
+//!   exactly as a typed one, except for FRAMES, which moves on by a seeded
+//!   "person thinking" time as it would have while a move was typed.
+//! - Playing Black: the program only moves the normal-video side down the
+//!   screen, so the driver mirrors the board (ranks flipped, colours swapped)
+//!   and mirrors the program's move back. This is a symmetry of chess except
+//!   for castling rights, which the program ignores anyway.
+//! - Reading the move: the board is read off the emulated screen and compared
+//!   with the board before the program moved; the two squares that changed
+//!   give the move, a pawn turned queen its promotion.
+//!
+//! # Score and nodes
+//! SCORE (0x4202) keeps the best move's score in BEST (0x4041). It starts at
+//! 67 (the high byte of TABPIE's address, 0x43, "a positive constant") plus
+//! the captured piece's rank in TABPIE (Q5 R4 B3 N2 P1), adds the moved
+//! piece's rank if its square is attacked, subtracts it if the destination
+//! is, adds 2 for check, subtracts 1 if the origin stays defended, and adds
+//! FRAMES bit 0. A quirk of the original: CHK's CPIR runs with C holding the
+//! score, so every score is lowered by the CPIR's count, the opponent king's
+//! position in the scan from 0x433E (and may wrap below zero). The driver
+//! undoes that shift and reports `100 × (score − 67)` centipawns. `nodes`
+//! counts calls of PMOVE during the search: moves the program evaluated.
+
+use std::time::Duration;
+
+use log::{debug, info};
+use shakmaty::uci::UciMove;
+use shakmaty::{Chess, Color, Move, Piece, Position, Role, Square};
+
+use super::{
+    ChessEngine, EngineError, EngineInfo, EngineOptions, InputPath, Played, RateSample, Reply,
+};
+use crate::machine::zx81::{self, FramesMode, Zx81};
+use crate::machine::{MachineError, Stop, TextScreen};
+
+/// The original tape, transcribed from seed 000 (see tapes/README.md).
+pub const TAPE: &[u8] = include_bytes!("../../tapes/1k-zx-chess.p");
+
+/// DRIVER, the main loop reading the person's move.
+pub const DRIVER: u16 = 0x4082;
+/// MOVE, the move generator of one piece.
+pub const MOVE: u16 = 0x412D;
+/// MPSCAN, the program's search: evaluate every move, play the best.
+pub const MPSCAN: u16 = 0x428F;
+/// `JP Z,0x42C0` in MPSCAN: the self-jump when no move was found.
+pub const DEAD_END: u16 = 0x42C0;
+/// PMOVE, which tries one move and scores it unless it leaves the king in check.
+pub const PMOVE: u16 = 0x42D5;
+/// BEST, the best move's score (then from, to, captured, moving piece).
+pub const BEST: u16 = 0x4041;
+/// The side-to-move cell (first cell of screen line 4).
+pub const TURN: u16 = 0x4337;
+/// Square of rank 1, file H (top left of the board).
+pub const BOARD: u16 = 0x433F;
+/// Bytes per board line: rank digit, separator, 8 squares, NEWLINE.
+pub const LINE: u16 = 11;
+/// Where CHK's CPIR starts scanning for a king.
+const KING_SCAN: u16 = 0x433E;
+/// The base constant of SCORE (H = 0x43 after PSC).
+const SCORE_BASE: i32 = 0x43;
+/// The stack pointer while the program runs from DRIVER (see `Zx81::load_p`).
+const STACK: u16 = 0x43F8;
+/// Budget for the start-up from `RAND USR X` to the first key wait.
+const BOOT_BUDGET: u64 = 1_000_000;
+
+/// Bytes that identify the program (outside the region the bootstrap moves).
+const SIGNATURE: [(u16, &[u8]); 4] = [
+    (DRIVER, &[0x06, 0x05, 0x3E, 0x08, 0x21, 0x9F, 0x43]),
+    (MPSCAN, &[0xAF, 0x32, 0x41, 0x40]),
+    (DEAD_END, &[0xCA, 0xC0, 0x42]),
+    (PMOVE, &[0x2A, 0x07, 0x40, 0x1A]),
+];
+
+/// One way of running the tape.
+#[derive(Debug)]
+pub struct Variant {
+    pub info: EngineInfo,
+    /// The program's first move, already on the tape's board.
+    pub first_move: &'static str,
+    /// Display-file bytes changed to get this variant's starting board.
+    board_patch: &'static [(u16, u8)],
+}
+
+const ABOUT: &str = "1K ZX Chess by David Horne (Your Computer, 1982-83): a complete \
+     chess player in 672 bytes for the 1K ZX81, running unmodified in an emulated ZX81. \
+     It plays on its own screen, knows no castling, en passant or under-promotion, \
+     and looks one move ahead.";
+
+/// The tape as dumped (queen's pawn) and the cassette's other version.
+pub static VARIANTS: [Variant; 2] = [
+    Variant {
+        info: EngineInfo {
+            id: "1k-zx-chess",
+            name: "1K ZX Chess",
+            author: "David Horne",
+            year: 1982,
+            machine: "ZX81 (1K)",
+            about: ABOUT,
+        },
+        first_move: "d2d3",
+        board_patch: &[],
+    },
+    // The original cassette held a king's-pawn version too (seed 000): the
+    // same program with e2e3 already played on its board.
+    Variant {
+        info: EngineInfo {
+            id: "1k-zx-chess-kp",
+            name: "1K ZX Chess (king's pawn)",
+            author: "David Horne",
+            year: 1982,
+            machine: "ZX81 (1K)",
+            about: ABOUT,
+        },
+        first_move: "e2e3",
+        board_patch: &[(0x434D, 0x00), (0x434E, 0x35), (0x4358, 0x35), (0x4359, 0x00)],
+    },
+];
+
+/// What the emulated machine holds: the game it has played so far.
+#[derive(Clone, Debug)]
+struct Track {
+    root: Chess,
+    moves: Vec<Move>,
+    engine: Color,
+}
+
+/// A square's content as the program draws it.
+type Board = [Option<(Role, bool)>; 64]; // (role, is the program's own piece)
+
+/// The 1K ZX Chess driver.
+pub struct OneKZxChess {
+    variant: &'static Variant,
+    options: EngineOptions,
+    tape: Vec<u8>,
+    zx: Zx81,
+    track: Option<Track>,
+    games: u64,
+}
+
+impl OneKZxChess {
+    /// Loads the tape (built in, or `options.tape`) and boots the program.
+    ///
+    /// # Errors
+    /// The tape cannot be read, is not a 1K ZX81 program, or is not 1K ZX
+    /// Chess.
+    pub fn new(variant: &'static Variant, options: EngineOptions) -> Result<Self, EngineError> {
+        let tape = match &options.tape {
+            Some(path) => std::fs::read(path)
+                .map_err(|e| MachineError::Io(format!("{}: {e}", path.display())))?,
+            None => TAPE.to_vec(),
+        };
+        let zx = boot(&tape, variant, options.frames, options.seed)?;
+        let mut engine = OneKZxChess { variant, options, tape, zx, track: None, games: 0 };
+        engine.track = Some(engine.tape_track());
+        Ok(engine)
+    }
+
+    /// The emulated machine, for tests and tools.
+    pub fn machine(&mut self) -> &mut Zx81 {
+        &mut self.zx
+    }
+
+    /// Sets the machine up to search `pos` (the program's side to move) by
+    /// injection, without running it: for benchmarks and tools.
+    pub fn setup_search(&mut self, pos: &Chess) {
+        self.track = None;
+        self.inject(&program_board(pos, pos.turn()));
+    }
+
+    fn tape_track(&self) -> Track {
+        let root = Chess::default();
+        let first = first_move(self.variant, &root);
+        Track { root, moves: vec![first], engine: Color::White }
+    }
+
+    /// Types the opponent's last move if the machine holds the game up to it.
+    /// Returns the keys typed, or why not.
+    fn try_typing(&mut self, root: &Chess, moves: &[Move], budget: u64) -> Result<String, String> {
+        let Some(track) = &self.track else {
+            return Err("no game on the machine".into());
+        };
+        let continues = track.root == *root
+            && moves.len() == track.moves.len() + 1
+            && moves.starts_with(&track.moves);
+        if !continues {
+            return Err("not a continuation of the game on the machine".into());
+        }
+        let engine = track.engine;
+        let m = moves[moves.len() - 1];
+        match m {
+            Move::Castle { .. } => return Err("castling is unknown to the program".into()),
+            Move::EnPassant { .. } => return Err("en passant is unknown to the program".into()),
+            Move::Normal { promotion: Some(r), .. } if r != Role::Queen => {
+                return Err("under-promotion is unknown to the program".into());
+            }
+            _ => {}
+        }
+        let (from, to) = (program_square(m.from().unwrap_or(m.to()), engine), program_square(m.to(), engine));
+        let keys: String = [from, to]
+            .iter()
+            .flat_map(|sq| [sq.rank().char(), sq.file().char().to_ascii_uppercase()])
+            .collect();
+        self.zx.type_keys(&keys).map_err(|k| format!("{k:?} is not a ZX81 key"))?;
+        match self.zx.run_to(budget, Some(MPSCAN)) {
+            Stop::Breakpoint { .. } => Ok(keys),
+            Stop::WaitingForKey => Err(format!("the program refused {keys}")),
+            other => Err(format!("after typing {keys}: {other}")),
+        }
+    }
+
+    /// Writes the position into the display file and sets the program going
+    /// at MPSCAN, returning to DRIVER as it does after a typed move.
+    fn inject(&mut self, board: &Board) {
+        for (i, sq) in board.iter().enumerate() {
+            let addr = square_addr(Square::new(i as u32));
+            self.zx.poke(addr, square_code(addr, *sq));
+        }
+        // The program's side (normal video) to move.
+        self.zx.poke(TURN, 0x00);
+        self.zx.jump(MPSCAN, STACK);
+        self.zx.push(DRIVER);
+    }
+
+    /// The board as drawn on the emulated screen.
+    fn read_board(&mut self) -> Result<Board, EngineError> {
+        read_screen_board(&self.zx.screen())
+    }
+
+    fn think(&mut self, before: &Board, engine: Color, path: InputPath, budget: u64) -> Result<Reply, EngineError> {
+        let t0 = self.zx.busy_tstates();
+        self.zx.watch(&[PMOVE, MOVE]);
+        let stop = self.zx.run(budget);
+        let tstates = self.zx.busy_tstates() - t0;
+        let nodes = self.zx.hits(0);
+        let authentic = authentic_time(tstates, self.zx.frames_mode());
+        let played = match stop {
+            Stop::WaitingForKey => {
+                let after = self.read_board()?;
+                Played::Move(board_move(before, &after, engine)?)
+            }
+            Stop::Stuck { pc: DEAD_END } => Played::DeadEnd,
+            other => Played::Hung(other),
+        };
+        let score = match played {
+            Played::Move(_) => Some(self.score_cp(before)),
+            _ => None,
+        };
+        debug!(
+            "1K ZX Chess: {played:?} in {tstates} T-states, {nodes} moves evaluated, {} move generations",
+            self.zx.hits(1)
+        );
+        Ok(Reply { played, score, nodes, tstates, authentic, path })
+    }
+
+    /// BEST, with the CPIR shift undone, as centipawns.
+    fn score_cp(&mut self, before: &Board) -> i32 {
+        let best = i32::from(self.zx.peek(BEST));
+        let king = (0..64)
+            .map(|i| Square::new(i as u32))
+            .find(|&sq| before[sq as usize] == Some((Role::King, false)))
+            .map_or(0, |sq| i32::from(square_addr(sq) - KING_SCAN) + 1);
+        100 * (((best + king) & 0xFF) - SCORE_BASE)
+    }
+}
+
+impl ChessEngine for OneKZxChess {
+    fn info(&self) -> &EngineInfo {
+        &self.variant.info
+    }
+
+    fn new_game(&mut self) -> Result<(), EngineError> {
+        // Every game gets its own stream of chance, still fixed by the seed.
+        self.games += 1;
+        let seed = self.options.seed.wrapping_add(self.games.wrapping_mul(0x9E37_79B9));
+        self.zx = boot(&self.tape, self.variant, self.options.frames, seed)?;
+        self.track = Some(self.tape_track());
+        Ok(())
+    }
+
+    fn play(&mut self, root: &Chess, moves: &[Move], budget: u64) -> Result<Reply, EngineError> {
+        let budget = budget.min(self.options.budget);
+        let mut target = root.clone();
+        for &m in moves {
+            target = target
+                .play(m)
+                .map_err(|e| EngineError::Position(format!("move {m} cannot be played: {e}")))?;
+        }
+        let engine = target.turn();
+        if *root == Chess::default() && moves.is_empty() && !self.options.think_first_move {
+            // The tape's board already shows the program's first move.
+            self.new_game()?;
+            let first = first_move(self.variant, root);
+            return Ok(Reply {
+                played: Played::Move(UciMove::from_standard(first)),
+                score: None,
+                nodes: 0,
+                tstates: 0,
+                authentic: Duration::ZERO,
+                path: InputPath::Tape,
+            });
+        }
+        let expected = program_board(&target, engine);
+        let path = match self.try_typing(root, moves, budget) {
+            Ok(keys) => {
+                let seen = self.read_board()?;
+                if seen == expected {
+                    InputPath::Typed(keys)
+                } else {
+                    // The program applied the move its own way; put the true
+                    // position in front of it and let MPSCAN run as called.
+                    self.inject(&expected);
+                    InputPath::Injected(format!("the program played {keys} differently"))
+                }
+            }
+            Err(why) => {
+                self.zx.person_thinks();
+                self.inject(&expected);
+                InputPath::Injected(why)
+            }
+        };
+        info!("1K ZX Chess: {path}");
+        let reply = self.think(&expected, engine, path, budget)?;
+        self.track = match &reply.played {
+            Played::Move(uci) => uci.to_move(&target).ok().map(|m| {
+                let mut moves = moves.to_vec();
+                moves.push(m);
+                Track { root: root.clone(), moves, engine }
+            }),
+            _ => None,
+        };
+        Ok(reply)
+    }
+
+    fn screen(&mut self) -> TextScreen {
+        self.zx.screen()
+    }
+
+    fn raw_rate(&mut self, pos: &Chess) -> Option<RateSample> {
+        self.setup_search(pos);
+        let start = std::time::Instant::now();
+        let t0 = self.zx.busy_tstates();
+        let stop = self.zx.run(self.options.budget);
+        let harness_time = start.elapsed();
+        let harness_tstates = self.zx.busy_tstates() - t0;
+        if stop != Stop::WaitingForKey {
+            return None;
+        }
+        self.setup_search(pos);
+        let (bare_tstates, bare_time) = self.zx.bare_run(u64::MAX);
+        self.track = None;
+        Some(RateSample { harness_tstates, harness_time, bare_tstates, bare_time })
+    }
+}
+
+/// Loads the tape, checks that it is 1K ZX Chess, applies the variant's board
+/// and runs `RAND USR X` until the program waits for the person's first key.
+fn boot(tape: &[u8], variant: &Variant, frames: FramesMode, seed: u64) -> Result<Zx81, EngineError> {
+    let mut zx = Zx81::load_p(tape, frames, seed)?;
+    for (addr, bytes) in SIGNATURE {
+        for (i, &want) in bytes.iter().enumerate() {
+            let at = addr + i as u16;
+            let got = zx.peek(at);
+            if got != want {
+                return Err(MachineError::BadTape(format!(
+                    "not 1K ZX Chess: 0x{at:04X} holds 0x{got:02X}, expected 0x{want:02X}"
+                ))
+                .into());
+            }
+        }
+    }
+    for &(addr, value) in variant.board_patch {
+        zx.poke(addr, value);
+    }
+    // Line 3 of the BASIC loader is RAND USR X.
+    let x = zx.basic_number('X')?;
+    if !(f64::from(zx81::RAM_START)..f64::from(0x4400u16)).contains(&x) || x.fract() != 0.0 {
+        return Err(MachineError::BadTape(format!("USR address X = {x} is not in RAM")).into());
+    }
+    zx.jump(x as u16, zx.sp());
+    match zx.run(BOOT_BUDGET) {
+        Stop::WaitingForKey => Ok(zx),
+        other => Err(MachineError::BadTape(format!("program did not start: {other}")).into()),
+    }
+}
+
+fn first_move(variant: &Variant, root: &Chess) -> Move {
+    variant
+        .first_move
+        .parse::<UciMove>()
+        .ok()
+        .and_then(|u| u.to_move(root).ok())
+        .expect("a variant's first move is legal from the initial position")
+}
+
+/// The program's square for a real square: mirrored when it plays Black.
+pub fn program_square(sq: Square, engine: Color) -> Square {
+    match engine {
+        Color::White => sq,
+        Color::Black => sq.flip_vertical(),
+    }
+}
+
+/// Display-file address of a square in the program's coordinates.
+pub fn square_addr(sq: Square) -> u16 {
+    BOARD + LINE * sq.rank() as u16 + (7 - sq.file() as u16)
+}
+
+const ROLES: [(Role, u8); 6] = [
+    (Role::Pawn, 0x35),
+    (Role::Knight, 0x33),
+    (Role::Bishop, 0x27),
+    (Role::Rook, 0x37),
+    (Role::Queen, 0x36),
+    (Role::King, 0x30),
+];
+
+fn square_code(addr: u16, content: Option<(Role, bool)>) -> u8 {
+    match content {
+        None if addr & 1 == 1 => 0x00,
+        None => 0x80,
+        Some((role, own)) => {
+            let code = ROLES.iter().find(|(r, _)| *r == role).map_or(0, |(_, c)| *c);
+            if own { code } else { code | 0x80 }
+        }
+    }
+}
+
+/// The position as the program must see it, indexed by program square.
+fn program_board(pos: &Chess, engine: Color) -> Board {
+    let mut board = [None; 64];
+    for (sq, Piece { color, role }) in pos.board().clone() {
+        board[program_square(sq, engine) as usize] = Some((role, color == engine));
+    }
+    board
+}
+
+/// Reads the 64 squares off the screen: line 4+r holds rank r, columns 2..9
+/// files H..A.
+fn read_screen_board(screen: &TextScreen) -> Result<Board, EngineError> {
+    let mut board = [None; 64];
+    for (i, content) in board.iter_mut().enumerate() {
+        let sq = Square::new(i as u32);
+        let cell = screen.cell(5 + sq.rank() as usize, 2 + 7 - sq.file() as usize);
+        *content = match cell.glyph {
+            ' ' => None,
+            g => {
+                let role = Role::from_char(g.to_ascii_lowercase()).ok_or_else(|| {
+                    EngineError::Unreadable(format!("{g:?} on square {sq} is not a piece"))
+                })?;
+                Some((role, !cell.inverse))
+            }
+        };
+    }
+    Ok(board)
+}
+
+/// The program's move from the board before and after it moved.
+fn board_move(before: &Board, after: &Board, engine: Color) -> Result<UciMove, EngineError> {
+    let changed: Vec<Square> =
+        (0..64).map(|i| Square::new(i as u32)).filter(|&sq| before[sq as usize] != after[sq as usize]).collect();
+    let from = changed.iter().find(|&&sq| after[sq as usize].is_none() && before[sq as usize].is_some_and(|p| p.1));
+    let to = changed.iter().find(|&&sq| after[sq as usize].is_some_and(|p| p.1));
+    match (changed.len(), from, to) {
+        (2, Some(&from), Some(&to)) => {
+            let moved = before[from as usize].map(|p| p.0);
+            let arrived = after[to as usize].map(|p| p.0);
+            let promotion = (moved == Some(Role::Pawn) && arrived == Some(Role::Queen)).then_some(Role::Queen);
+            if moved != arrived && promotion.is_none() {
+                return Err(EngineError::Unreadable(format!(
+                    "a {moved:?} left {from} but a {arrived:?} arrived on {to}"
+                )));
+            }
+            Ok(UciMove::Normal {
+                from: program_square(from, engine),
+                to: program_square(to, engine),
+                promotion,
+            })
+        }
+        _ => Err(EngineError::Unreadable(format!(
+            "the board changed on {} squares ({})",
+            changed.len(),
+            changed.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" ")
+        ))),
+    }
+}
+
+/// Wall-clock time on the original machine for `tstates` of program time.
+pub fn authentic_time(tstates: u64, mode: FramesMode) -> Duration {
+    let per_second = match mode {
+        FramesMode::Slow => zx81::USER_TSTATES_PER_FRAME * zx81::FRAMES_PER_SECOND,
+        FramesMode::Fast => zx81::CLOCK_HZ,
+    };
+    Duration::from_secs_f64(tstates as f64 / per_second as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn square_addresses_follow_the_display_file() {
+        // Seed 000: rank 1 is "1#RNBKQBNR" at 0x433D, files H..A.
+        assert_eq!(square_addr(Square::H1), 0x433F);
+        assert_eq!(square_addr(Square::A1), 0x4346);
+        assert_eq!(square_addr(Square::D3), 0x4359);
+        assert_eq!(square_addr(Square::A8), 0x4393);
+        // Light squares sit at odd addresses, dark ones at even.
+        for i in 0..64 {
+            let sq = Square::new(i);
+            assert_eq!(square_addr(sq) & 1 == 1, sq.is_light(), "{sq}");
+        }
+    }
+
+    #[test]
+    fn mirroring_round_trips() {
+        for i in 0..64 {
+            let sq = Square::new(i);
+            assert_eq!(program_square(program_square(sq, Color::Black), Color::Black), sq);
+            assert_eq!(program_square(sq, Color::White), sq);
+        }
+    }
+
+    #[test]
+    fn board_move_rejects_nonsense() {
+        let mut before: Board = [None; 64];
+        before[Square::E2 as usize] = Some((Role::Pawn, true));
+        let mut after = before;
+        after[Square::E2 as usize] = None;
+        after[Square::E3 as usize] = Some((Role::Pawn, true));
+        assert_eq!(
+            board_move(&before, &after, Color::White).unwrap(),
+            "e2e3".parse::<UciMove>().unwrap()
+        );
+        assert_eq!(
+            board_move(&before, &after, Color::Black).unwrap(),
+            "e7e6".parse::<UciMove>().unwrap()
+        );
+        assert!(board_move(&before, &before, Color::White).is_err());
+        let mut odd = after;
+        odd[Square::E3 as usize] = Some((Role::Knight, true));
+        assert!(board_move(&before, &odd, Color::White).is_err());
+    }
+}

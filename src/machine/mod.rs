@@ -1,0 +1,100 @@
+//! The emulated machines: the only code that touches `iz80`.
+//!
+//! A machine here is a Z80 (`iz80`), a memory map and a handful of *high-level
+//! ROM traps*: we never load a ROM image, so when a program calls one of the
+//! few ROM routines it needs, the run loop notices the program counter at the
+//! routine's address, does in Rust what the routine does, and returns to the
+//! caller. Any other jump into the ROM is reported, never silently executed.
+//!
+//! Runs are bounded by a budget of emulated T-states and end in a named
+//! [`Stop`]. Nothing in this layer knows about chess, stdin or stdout.
+
+pub mod rng;
+pub mod screen;
+pub mod spectrum;
+pub mod zx81;
+
+use std::fmt;
+
+pub use rng::SplitMix64;
+pub use screen::{Cell, ScreenStyle, TextScreen};
+
+/// Why a run of the emulated machine ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The program polls the keyboard and no key is down or scheduled: it
+    /// waits for a person. The program counter is left at the keyboard
+    /// routine, so the next run re-enters it with whatever was typed.
+    WaitingForKey,
+    /// Execution reached the breakpoint the caller asked for.
+    Breakpoint { pc: u16 },
+    /// The T-state budget ran out with the program still running.
+    BudgetExhausted { pc: u16 },
+    /// The program jumped to itself (or halted with nothing to wake it): it
+    /// will never do anything else.
+    Stuck { pc: u16 },
+    /// Something the emulation cannot do faithfully.
+    Fault(Fault),
+}
+
+/// A run that left the emulated hardware's documented behaviour.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// Execution reached a ROM address that has no high-level trap.
+    RomCall { pc: u16 },
+    /// A data read from ROM outside the few tables we provide.
+    RomRead { addr: u16, pc: u16 },
+    /// Execution left RAM (an address no program of ours runs at).
+    Unmapped { pc: u16 },
+    /// An interrupt mode iz80 cannot emulate (it would panic on IM 0/2).
+    InterruptMode { mode: u8, pc: u16 },
+}
+
+impl fmt::Display for Stop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Stop::WaitingForKey => write!(f, "waiting for a key"),
+            Stop::Breakpoint { pc } => write!(f, "breakpoint at PC 0x{pc:04X}"),
+            Stop::BudgetExhausted { pc } => {
+                write!(f, "T-state budget exhausted (hung?) at PC 0x{pc:04X}")
+            }
+            Stop::Stuck { pc } => write!(f, "stuck in a jump to itself at PC 0x{pc:04X}"),
+            Stop::Fault(fault) => fault.fmt(f),
+        }
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fault::RomCall { pc } => write!(f, "call into ROM at 0x{pc:04X}, which is not emulated"),
+            Fault::RomRead { addr, pc } => {
+                write!(f, "read of ROM byte 0x{addr:04X} (PC 0x{pc:04X}), which is not emulated")
+            }
+            Fault::Unmapped { pc } => write!(f, "execution outside RAM at 0x{pc:04X}"),
+            Fault::InterruptMode { mode, pc } => {
+                write!(f, "interrupt mode {mode} is not emulated (PC 0x{pc:04X})")
+            }
+        }
+    }
+}
+
+/// Errors loading or preparing a machine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MachineError {
+    /// A tape or snapshot file that cannot be what it claims to be.
+    BadTape(String),
+    /// A file that could not be read.
+    Io(String),
+}
+
+impl fmt::Display for MachineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MachineError::BadTape(why) => write!(f, "bad tape: {why}"),
+            MachineError::Io(why) => write!(f, "cannot read tape: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for MachineError {}
