@@ -1,0 +1,53 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+use retrochess::machine::SplitMix64;
+use shakmaty::fen::Fen;
+use shakmaty::{CastlingMode, Chess, Move, Position};
+
+/// A minimal `.p` image for a 1K ZX81: system variables, `code` as the
+/// BASIC program area (at 0x407D), a collapsed display file (25 NEWLINEs)
+/// and an empty variables area. Code runs from 0x407D.
+pub fn p_image(code: &[u8]) -> Vec<u8> {
+    let program = 0x407Du16;
+    let d_file = program + code.len() as u16;
+    let vars = d_file + 25;
+    let e_line = vars + 1;
+    let mut img = vec![0u8; (program - 0x4009) as usize];
+    let mut word = |addr: u16, v: u16| {
+        let i = (addr - 0x4009) as usize;
+        img[i..i + 2].copy_from_slice(&v.to_le_bytes());
+    };
+    word(0x400C, d_file);
+    word(0x4010, vars);
+    word(0x4014, e_line);
+    word(0x4034, 0x8400); // FRAMES
+    img.extend_from_slice(code);
+    img.extend(std::iter::repeat_n(0x76, 25));
+    img.push(0x80);
+    img
+}
+
+pub fn fen(s: &str) -> Chess {
+    s.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()
+}
+
+/// A seeded random legal move.
+pub fn random_move(pos: &Chess, rng: &mut SplitMix64) -> Move {
+    let legal = pos.legal_moves();
+    legal[rng.range(0, legal.len() as u64 - 1) as usize]
+}
+
+pub fn repo(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+pub fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("retrochess-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
