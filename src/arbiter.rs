@@ -20,22 +20,43 @@ use shakmaty::{
 pub enum Illegal {
     /// `0000` offered as a move.
     NullMove,
-    NoPiece { from: Square },
-    NotYourPiece { from: Square, piece: Piece },
+    NoPiece {
+        from: Square,
+    },
+    NotYourPiece {
+        from: Square,
+        piece: Piece,
+    },
     /// The piece cannot get there (wrong pattern, blocked, own piece there).
-    NotAPieceMove { role: Role, from: Square, to: Square, detail: String },
+    NotAPieceMove {
+        role: Role,
+        from: Square,
+        to: Square,
+        detail: String,
+    },
     /// A pawn reaching the last rank without saying what it becomes.
     PromotionMissing,
     /// A promotion that is not allowed (wrong piece, or not on the last rank).
-    BadPromotion { detail: String },
+    BadPromotion {
+        detail: String,
+    },
     /// The king steps onto an attacked square.
-    IntoCheck { to: Square, by: Vec<(Square, Role)> },
+    IntoCheck {
+        to: Square,
+        by: Vec<(Square, Role)>,
+    },
     /// The king was in check and still is after the move.
-    LeavesKingInCheck { by: Vec<(Square, Role)> },
+    LeavesKingInCheck {
+        by: Vec<(Square, Role)>,
+    },
     /// A pinned piece moves and uncovers its king.
-    ExposesKing { by: Vec<(Square, Role)> },
+    ExposesKing {
+        by: Vec<(Square, Role)>,
+    },
     /// Castling that the rules forbid (rights, check, path).
-    BadCastling { detail: String },
+    BadCastling {
+        detail: String,
+    },
 }
 
 impl fmt::Display for Illegal {
@@ -44,19 +65,39 @@ impl fmt::Display for Illegal {
             Illegal::NullMove => write!(f, "null move"),
             Illegal::NoPiece { from } => write!(f, "no piece on {from}"),
             Illegal::NotYourPiece { from, piece } => {
-                write!(f, "{from} holds a {} {}, not a piece of the side to move", color_name(piece.color), role_name(piece.role))
+                write!(
+                    f,
+                    "{from} holds a {} {}, not a piece of the side to move",
+                    color_name(piece.color),
+                    role_name(piece.role)
+                )
             }
-            Illegal::NotAPieceMove { role, from, to, detail } => {
-                write!(f, "not a legal {} move from {from} to {to}: {detail}", role_name(*role))
+            Illegal::NotAPieceMove {
+                role,
+                from,
+                to,
+                detail,
+            } => {
+                write!(
+                    f,
+                    "not a legal {} move from {from} to {to}: {detail}",
+                    role_name(*role)
+                )
             }
             Illegal::PromotionMissing => write!(f, "pawn reaches the last rank without promoting"),
             Illegal::BadPromotion { detail } => write!(f, "bad promotion: {detail}"),
-            Illegal::IntoCheck { by, .. } => write!(f, "king moves into check from {}", attackers(by)),
+            Illegal::IntoCheck { by, .. } => {
+                write!(f, "king moves into check from {}", attackers(by))
+            }
             Illegal::LeavesKingInCheck { by } => {
                 write!(f, "leaves the king in check from {}", attackers(by))
             }
             Illegal::ExposesKing { by } => {
-                write!(f, "exposes the king to check from {} (pinned piece)", attackers(by))
+                write!(
+                    f,
+                    "exposes the king to check from {} (pinned piece)",
+                    attackers(by)
+                )
             }
             Illegal::BadCastling { detail } => write!(f, "castling not allowed: {detail}"),
         }
@@ -64,7 +105,10 @@ impl fmt::Display for Illegal {
 }
 
 fn attackers(by: &[(Square, Role)]) -> String {
-    by.iter().map(|(sq, role)| format!("{sq} {}", role_name(*role))).collect::<Vec<_>>().join(" and ")
+    by.iter()
+        .map(|(sq, role)| format!("{sq} {}", role_name(*role)))
+        .collect::<Vec<_>>()
+        .join(" and ")
 }
 
 pub fn role_name(role: Role) -> &'static str {
@@ -96,14 +140,18 @@ pub enum Verdict {
 pub fn judge(pos: &Chess, uci: &UciMove) -> Verdict {
     match uci.to_move(pos) {
         Ok(m) => Verdict::Legal(m),
-        Err(_) => Verdict::Illegal(uci.clone(), explain(pos, uci)),
+        Err(_) => Verdict::Illegal(*uci, explain(pos, uci)),
     }
 }
 
 /// Why `uci` is not legal in `pos` (assumes it is not).
 pub fn explain(pos: &Chess, uci: &UciMove) -> Illegal {
     let (from, to, promotion) = match *uci {
-        UciMove::Normal { from, to, promotion } => (from, to, promotion),
+        UciMove::Normal {
+            from,
+            to,
+            promotion,
+        } => (from, to, promotion),
         UciMove::Put { to, .. } => (to, to, None),
         UciMove::Null => return Illegal::NullMove,
     };
@@ -115,16 +163,28 @@ pub fn explain(pos: &Chess, uci: &UciMove) -> Illegal {
     if piece.color != us {
         return Illegal::NotYourPiece { from, piece };
     }
-    let not_move = |detail: String| Illegal::NotAPieceMove { role: piece.role, from, to, detail };
+    let not_move = |detail: String| Illegal::NotAPieceMove {
+        role: piece.role,
+        from,
+        to,
+        detail,
+    };
     // Castling, written as the king's two-square step or king takes own rook.
-    let own_rook = board.piece_at(to) == Some(Piece { color: us, role: Role::Rook });
-    if piece.role == Role::King && (own_rook || (from.distance(to) == 2 && from.rank() == to.rank())) {
+    let own_rook = board.piece_at(to)
+        == Some(Piece {
+            color: us,
+            role: Role::Rook,
+        });
+    if piece.role == Role::King
+        && (own_rook || (from.distance(to) == 2 && from.rank() == to.rank()))
+    {
         return explain_castling(pos, from, to);
     }
-    if let Some(target) = board.piece_at(to) {
-        if target.color == us {
-            return not_move(format!("{to} is occupied by its own {}", role_name(target.role)));
-        }
+    if let Some(target) = board.piece_at(to).filter(|t| t.color == us) {
+        return not_move(format!(
+            "{to} is occupied by its own {}",
+            role_name(target.role)
+        ));
     }
     // Pseudo-legal reach of the piece.
     let occupied = board.occupied();
@@ -154,7 +214,9 @@ pub fn explain(pos: &Chess, uci: &UciMove) -> Illegal {
     match (piece.role, promotion) {
         (Role::Pawn, None) if last_rank => return Illegal::PromotionMissing,
         (Role::Pawn, Some(r)) if last_rank && matches!(r, Role::Pawn | Role::King) => {
-            return Illegal::BadPromotion { detail: format!("a pawn cannot become a {}", role_name(r)) };
+            return Illegal::BadPromotion {
+                detail: format!("a pawn cannot become a {}", role_name(r)),
+            };
         }
         (_, Some(_)) if piece.role != Role::Pawn || !last_rank => {
             return Illegal::BadPromotion {
@@ -169,7 +231,13 @@ pub fn explain(pos: &Chess, uci: &UciMove) -> Illegal {
     let m = if piece.role == Role::Pawn && Some(to) == pos.maybe_ep_square() && capture.is_none() {
         Move::EnPassant { from, to }
     } else {
-        Move::Normal { role: piece.role, from, capture, to, promotion }
+        Move::Normal {
+            role: piece.role,
+            from,
+            capture,
+            to,
+            promotion,
+        }
     };
     after.play_unchecked(m);
     let king = after.board().king_of(us).unwrap_or(to);
@@ -195,22 +263,23 @@ fn pawn_reach(pos: &Chess, from: Square) -> Bitboard {
     let us = pos.turn();
     let board = pos.board();
     let mut reach = attacks::pawn_attacks(us, from) & (board.by_color(!us) | ep_bitboard(pos));
-    if let Some(one) = from.offset(us.fold_wb(8, -8)) {
-        if !board.occupied().contains(one) {
-            reach.add(one);
-            let start = from.rank() == us.fold_wb(shakmaty::Rank::Second, shakmaty::Rank::Seventh);
-            if let Some(two) = one.offset(us.fold_wb(8, -8)) {
-                if start && !board.occupied().contains(two) {
-                    reach.add(two);
-                }
-            }
+    let ahead = |sq: Square| {
+        sq.offset(us.fold_wb(8, -8))
+            .filter(|s| !board.occupied().contains(*s))
+    };
+    if let Some(one) = ahead(from) {
+        reach.add(one);
+        let start = from.rank() == us.fold_wb(shakmaty::Rank::Second, shakmaty::Rank::Seventh);
+        if let Some(two) = ahead(one).filter(|_| start) {
+            reach.add(two);
         }
     }
     reach
 }
 
 fn ep_bitboard(pos: &Chess) -> Bitboard {
-    pos.maybe_ep_square().map_or(Bitboard::EMPTY, Bitboard::from_square)
+    pos.maybe_ep_square()
+        .map_or(Bitboard::EMPTY, Bitboard::from_square)
 }
 
 fn pawn_detail(pos: &Chess, from: Square, to: Square) -> String {
@@ -228,7 +297,11 @@ fn pawn_detail(pos: &Chess, from: Square, to: Square) -> String {
 
 fn explain_castling(pos: &Chess, from: Square, to: Square) -> Illegal {
     let us = pos.turn();
-    let side = if to.file() > from.file() { CastlingSide::KingSide } else { CastlingSide::QueenSide };
+    let side = if to.file() > from.file() {
+        CastlingSide::KingSide
+    } else {
+        CastlingSide::QueenSide
+    };
     let bad = |detail: String| Illegal::BadCastling { detail };
     let side_name = match side {
         CastlingSide::KingSide => "kingside",
@@ -243,7 +316,9 @@ fn explain_castling(pos: &Chess, from: Square, to: Square) -> Illegal {
     let board = pos.board();
     let king_to = side.king_to(us);
     let rook_to = side.rook_to(us);
-    let path = (attacks::between(from, rook) | Bitboard::from_square(king_to) | Bitboard::from_square(rook_to))
+    let path = (attacks::between(from, rook)
+        | Bitboard::from_square(king_to)
+        | Bitboard::from_square(rook_to))
         & !Bitboard::from_square(from)
         & !Bitboard::from_square(rook);
     if let Some(sq) = (path & board.occupied()).first() {
@@ -253,7 +328,10 @@ fn explain_castling(pos: &Chess, from: Square, to: Square) -> Illegal {
     for sq in king_path {
         let by = attackers_of(board, sq, !us);
         if !by.is_empty() {
-            return bad(format!("the king passes through or lands on {sq}, attacked by {}", attackers(&by)));
+            return bad(format!(
+                "the king passes through or lands on {sq}, attacked by {}",
+                attackers(&by)
+            ));
         }
     }
     bad("not allowed in this position".to_string())
@@ -287,7 +365,12 @@ pub struct Game {
 impl Game {
     pub fn new(root: Chess) -> Game {
         let hash = root.zobrist_hash(EnPassantMode::Legal);
-        Game { position: root.clone(), root, moves: Vec::new(), hashes: vec![hash] }
+        Game {
+            position: root.clone(),
+            root,
+            moves: Vec::new(),
+            hashes: vec![hash],
+        }
     }
 
     pub fn root(&self) -> &Chess {
@@ -315,7 +398,8 @@ impl Game {
     pub fn push(&mut self, m: Move) {
         self.position.play_unchecked(m);
         self.moves.push(m);
-        self.hashes.push(self.position.zobrist_hash(EnPassantMode::Legal));
+        self.hashes
+            .push(self.position.zobrist_hash(EnPassantMode::Legal));
     }
 
     /// Takes back the last move, if any.
@@ -340,21 +424,40 @@ impl Game {
     /// insufficient material, the fifty-move rule, threefold repetition.
     pub fn ending(&self) -> Option<Ending> {
         let pos = &self.position;
-        let end = |outcome, reason: &str| Some(Ending { outcome, reason: reason.to_string() });
+        let end = |outcome, reason: &str| {
+            Some(Ending {
+                outcome,
+                reason: reason.to_string(),
+            })
+        };
         if pos.is_checkmate() {
-            return end(Outcome::Known(shakmaty::KnownOutcome::Decisive { winner: !pos.turn() }), "checkmate");
+            return end(
+                Outcome::Known(shakmaty::KnownOutcome::Decisive {
+                    winner: !pos.turn(),
+                }),
+                "checkmate",
+            );
         }
         if pos.is_stalemate() {
             return end(Outcome::Known(shakmaty::KnownOutcome::Draw), "stalemate");
         }
         if pos.is_insufficient_material() {
-            return end(Outcome::Known(shakmaty::KnownOutcome::Draw), "insufficient material");
+            return end(
+                Outcome::Known(shakmaty::KnownOutcome::Draw),
+                "insufficient material",
+            );
         }
         if pos.halfmoves() >= 100 {
-            return end(Outcome::Known(shakmaty::KnownOutcome::Draw), "fifty-move rule");
+            return end(
+                Outcome::Known(shakmaty::KnownOutcome::Draw),
+                "fifty-move rule",
+            );
         }
         if self.repetitions() >= 3 {
-            return end(Outcome::Known(shakmaty::KnownOutcome::Draw), "threefold repetition");
+            return end(
+                Outcome::Known(shakmaty::KnownOutcome::Draw),
+                "threefold repetition",
+            );
         }
         None
     }
@@ -367,7 +470,10 @@ mod tests {
     use shakmaty::fen::Fen;
 
     fn pos(fen: &str) -> Chess {
-        fen.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
     }
 
     fn why(fen: &str, uci: &str) -> String {
@@ -382,27 +488,99 @@ mod tests {
         let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
         let table: &[(&str, &str, &str)] = &[
             (start, "e3e4", "no piece on e3"),
-            (start, "e7e5", "e7 holds a black pawn, not a piece of the side to move"),
-            (start, "e2e5", "not a legal pawn move from e2 to e5: the pawn cannot advance that far"),
-            (start, "f1c4", "not a legal bishop move from f1 to c4: the way is blocked on e2"),
-            (start, "g1g3", "not a legal knight move from g1 to g3: a knight does not move like that"),
-            (start, "d1d2", "not a legal queen move from d1 to d2: d2 is occupied by its own pawn"),
+            (
+                start,
+                "e7e5",
+                "e7 holds a black pawn, not a piece of the side to move",
+            ),
+            (
+                start,
+                "e2e5",
+                "not a legal pawn move from e2 to e5: the pawn cannot advance that far",
+            ),
+            (
+                start,
+                "f1c4",
+                "not a legal bishop move from f1 to c4: the way is blocked on e2",
+            ),
+            (
+                start,
+                "g1g3",
+                "not a legal knight move from g1 to g3: a knight does not move like that",
+            ),
+            (
+                start,
+                "d1d2",
+                "not a legal queen move from d1 to d2: d2 is occupied by its own pawn",
+            ),
             (start, "e1g1", "castling not allowed: f1 is occupied"),
             (start, "0000", "null move"),
             // Seed 001's 15...e7d8 kind of error: the king steps next to a bishop's diagonal.
-            ("4k3/8/8/6B1/8/8/8/4K3 b - - 0 1", "e8d8", "king moves into check from g5 bishop"),
-            ("4k3/4r3/8/8/8/8/4r3/4K3 w - - 0 1", "e1e2", "king moves into check from e7 rook"),
-            ("4k3/4r3/8/8/8/8/3P4/4K3 w - - 0 1", "d2d3", "leaves the king in check from e7 rook"),
-            ("4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1", "e2d3", "exposes the king to check from e7 rook (pinned piece)"),
-            ("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8", "pawn reaches the last rank without promoting"),
-            ("4k3/1P6/8/8/8/8/8/4K3 w - - 0 1", "b7b8k", "bad promotion: a pawn cannot become a king"),
-            ("4k3/8/8/8/8/8/1P6/4K3 w - - 0 1", "b2b3q", "bad promotion: only a pawn reaching the last rank promotes"),
-            ("4k3/8/8/8/2b5/8/8/R3K2R w KQ - 0 1", "e1g1", "castling not allowed: the king passes through or lands on f1, attacked by c4 bishop"),
-            ("4k3/8/8/8/8/8/8/R3K2R w Q - 0 1", "e1g1", "castling not allowed: no kingside castling right"),
-            ("4k3/8/8/8/8/8/4q3/R3K2R w KQ - 0 1", "e1c1", "castling not allowed: the king is in check"),
-            ("4k3/8/8/3p4/8/8/8/4K3 w - - 0 1", "e1e1", "not a legal king move from e1 to e1: e1 is occupied by its own king"),
-            ("4k3/8/8/8/8/8/8/4K2r w - - 0 1", "e1f1", "king moves into check from h1 rook"),
-            ("4k3/8/8/8/8/8/3p4/4K3 w - - 0 1", "e1e3", "not a legal king move from e1 to e3: a king does not move like that"),
+            (
+                "4k3/8/8/6B1/8/8/8/4K3 b - - 0 1",
+                "e8d8",
+                "king moves into check from g5 bishop",
+            ),
+            (
+                "4k3/4r3/8/8/8/8/4r3/4K3 w - - 0 1",
+                "e1e2",
+                "king moves into check from e7 rook",
+            ),
+            (
+                "4k3/4r3/8/8/8/8/3P4/4K3 w - - 0 1",
+                "d2d3",
+                "leaves the king in check from e7 rook",
+            ),
+            (
+                "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1",
+                "e2d3",
+                "exposes the king to check from e7 rook (pinned piece)",
+            ),
+            (
+                "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1",
+                "b7b8",
+                "pawn reaches the last rank without promoting",
+            ),
+            (
+                "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1",
+                "b7b8k",
+                "bad promotion: a pawn cannot become a king",
+            ),
+            (
+                "4k3/8/8/8/8/8/1P6/4K3 w - - 0 1",
+                "b2b3q",
+                "bad promotion: only a pawn reaching the last rank promotes",
+            ),
+            (
+                "4k3/8/8/8/2b5/8/8/R3K2R w KQ - 0 1",
+                "e1g1",
+                "castling not allowed: the king passes through or lands on f1, attacked by c4 bishop",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/R3K2R w Q - 0 1",
+                "e1g1",
+                "castling not allowed: no kingside castling right",
+            ),
+            (
+                "4k3/8/8/8/8/8/4q3/R3K2R w KQ - 0 1",
+                "e1c1",
+                "castling not allowed: the king is in check",
+            ),
+            (
+                "4k3/8/8/3p4/8/8/8/4K3 w - - 0 1",
+                "e1e1",
+                "not a legal king move from e1 to e1: e1 is occupied by its own king",
+            ),
+            (
+                "4k3/8/8/8/8/8/8/4K2r w - - 0 1",
+                "e1f1",
+                "king moves into check from h1 rook",
+            ),
+            (
+                "4k3/8/8/8/8/8/3p4/4K3 w - - 0 1",
+                "e1e3",
+                "not a legal king move from e1 to e3: a king does not move like that",
+            ),
         ];
         for (fen, uci, expected) in table {
             let got = why(fen, uci);
@@ -413,9 +591,15 @@ mod tests {
     #[test]
     fn legal_moves_pass() {
         let p = Chess::default();
-        assert!(matches!(judge(&p, &"e2e4".parse().unwrap()), Verdict::Legal(_)));
+        assert!(matches!(
+            judge(&p, &"e2e4".parse().unwrap()),
+            Verdict::Legal(_)
+        ));
         let castle = pos("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
-        assert!(matches!(judge(&castle, &"e1g1".parse().unwrap()), Verdict::Legal(_)));
+        assert!(matches!(
+            judge(&castle, &"e1g1".parse().unwrap()),
+            Verdict::Legal(_)
+        ));
     }
 
     #[test]
@@ -425,7 +609,10 @@ mod tests {
             assert!(matches!(g.play_uci(&m.parse().unwrap()), Verdict::Legal(_)));
         }
         let end = g.ending().unwrap();
-        assert_eq!((end.result().as_str(), end.reason.as_str()), ("0-1", "checkmate"));
+        assert_eq!(
+            (end.result().as_str(), end.reason.as_str()),
+            ("0-1", "checkmate")
+        );
 
         let mut g = Game::new(Chess::default());
         for _ in 0..2 {

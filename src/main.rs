@@ -140,7 +140,10 @@ fn main() -> ExitCode {
         Some(Command::Engines) => {
             for id in engines::engine_ids() {
                 if let Some(info) = engines::info(id) {
-                    println!("{id:18} {} ({}, {}, {})", info.name, info.author, info.year, info.machine);
+                    println!(
+                        "{id:18} {} ({}, {}, {})",
+                        info.name, info.author, info.year, info.machine
+                    );
                 }
             }
             Ok(())
@@ -160,7 +163,10 @@ fn detect_and_serve(id: &str, options: EngineOptions) -> Result<(), String> {
     let mut first = String::new();
     loop {
         first.clear();
-        let n = std::io::stdin().lock().read_line(&mut first).map_err(|e| e.to_string())?;
+        let n = std::io::stdin()
+            .lock()
+            .read_line(&mut first)
+            .map_err(|e| e.to_string())?;
         if n == 0 {
             return Ok(());
         }

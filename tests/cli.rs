@@ -11,20 +11,38 @@ fn run(args: &[&str], stdin: &str) -> (bool, String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
-    (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 #[test]
 fn play_as_black_refuses_illegal_moves_and_shows_the_screen() {
     let (ok, out, _) = run(&["play"], "e7e4\nhello\ne7e5\nNc6\n");
     assert!(ok);
-    assert!(out.contains("1K ZX Chess plays d2d3 (0.0 s on the original machine; move stored on the tape)"), "{out}");
+    assert!(
+        out.contains(
+            "1K ZX Chess plays d2d3 (0.0 s on the original machine; move stored on the tape)"
+        ),
+        "{out}"
+    );
     assert!(out.contains("Illegal move e7e4: not a legal pawn move from e7 to e4: the pawn cannot advance that far."), "{out}");
     assert!(out.contains("Cannot read \"hello\""), "{out}");
     // Two engine replies after e7e5 and Nc6, both typed on the emulated keyboard.
-    assert_eq!(out.matches("typed 7E5E").count() + out.matches("typed 8B6C").count(), 2, "{out}");
+    assert_eq!(
+        out.matches("typed 7E5E").count() + out.matches("typed 8B6C").count(),
+        2,
+        "{out}"
+    );
     // The board as the emulated screen shows it last, files H..A: the b8
     // knight has left its (dark) square.
     assert!(out.lines().any(|l| l == "8▒rnbkqb█r"), "{out}");
@@ -62,14 +80,25 @@ fn bench_prints_its_figures() {
     ] {
         assert!(out.contains(key), "{key} missing in\n{out}");
     }
-    let tstates: u64 = out.lines().find_map(|l| l.strip_prefix("total T-states: ")).unwrap().parse().unwrap();
-    assert!(tstates > 3_000_000, "three searches of the 1K program: {tstates}");
+    let tstates: u64 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("total T-states: "))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        tstates > 3_000_000,
+        "three searches of the 1K program: {tstates}"
+    );
 }
 
 #[test]
 fn engines_are_listed_and_unknown_ones_refused() {
     let (ok, out, _) = run(&["engines"], "");
-    assert!(ok && out.contains("1k-zx-chess ") && out.contains("1k-zx-chess-kp"), "{out}");
+    assert!(
+        ok && out.contains("1k-zx-chess ") && out.contains("1k-zx-chess-kp"),
+        "{out}"
+    );
     let (ok, _, err) = run(&["screen", "--engine", "nope"], "");
     assert!(!ok);
     assert!(err.contains("unknown engine \"nope\""), "{err}");
@@ -88,7 +117,10 @@ fn bad_tape_file_is_a_clear_error() {
 fn first_line_that_is_no_protocol_is_refused() {
     let (ok, _, err) = run(&[], "hello\n");
     assert!(!ok);
-    assert!(err.contains("cannot tell the protocol from the first line \"hello\""), "{err}");
+    assert!(
+        err.contains("cannot tell the protocol from the first line \"hello\""),
+        "{err}"
+    );
     let (ok, _, _) = run(&[], "");
     assert!(ok, "EOF before any line: clean exit");
 }

@@ -20,10 +20,15 @@ fn machine(code: &[u8], frames: FramesMode) -> Zx81 {
 fn keyboard_and_decode_traps_read_a_typed_key() {
     // call 02BB; ld (4300),hl; ld b,h; ld c,l; call 07BD; ld a,(hl); ld (4302),a; jr $
     let code = [
-        0xCD, 0xBB, 0x02, 0x22, 0x00, 0x43, 0x44, 0x4D, 0xCD, 0xBD, 0x07, 0x7E, 0x32, 0x02,
-        0x43, 0x18, 0xFE,
+        0xCD, 0xBB, 0x02, 0x22, 0x00, 0x43, 0x44, 0x4D, 0xCD, 0xBD, 0x07, 0x7E, 0x32, 0x02, 0x43,
+        0x18, 0xFE,
     ];
-    for (key, row, col, char_code) in [('E', 2, 2, 0x2A), ('7', 4, 3, 0x23), ('B', 7, 4, 0x27), ('Z', 0, 1, 0x3F)] {
+    for (key, row, col, char_code) in [
+        ('E', 2, 2, 0x2A),
+        ('7', 4, 3, 0x23),
+        ('B', 7, 4, 0x27),
+        ('Z', 0, 1, 0x3F),
+    ] {
         let mut zx = machine(&code, FramesMode::Slow);
         zx.type_keys(&key.to_string()).unwrap();
         let stop = zx.run(10_000_000);
@@ -31,7 +36,11 @@ fn keyboard_and_decode_traps_read_a_typed_key() {
         // L: the half-row's select bit low; H: the column bit low, shifted
         // left, with SHIFT (not pressed: 1) in bit 0.
         assert_eq!(zx.peek(0x4300), !(1u8 << row), "L for {key}");
-        assert_eq!(zx.peek(0x4301), ((0xE0 | (0x1F & !(1u8 << col))) << 1) | 1, "H for {key}");
+        assert_eq!(
+            zx.peek(0x4301),
+            ((0xE0 | (0x1F & !(1u8 << col))) << 1) | 1,
+            "H for {key}"
+        );
         assert_eq!(zx.peek(0x4302), char_code, "character code of {key}");
     }
 }
@@ -39,11 +48,17 @@ fn keyboard_and_decode_traps_read_a_typed_key() {
 #[test]
 fn keyboard_with_no_key_is_a_named_stop_and_resumes() {
     // loop: call 02BB; inc l; jr z,loop; ld a,h; ld (4300),a; jr $
-    let code = [0xCD, 0xBB, 0x02, 0x2C, 0x28, 0xFA, 0x7C, 0x32, 0x00, 0x43, 0x18, 0xFE];
+    let code = [
+        0xCD, 0xBB, 0x02, 0x2C, 0x28, 0xFA, 0x7C, 0x32, 0x00, 0x43, 0x18, 0xFE,
+    ];
     let mut zx = machine(&code, FramesMode::Slow);
     assert_eq!(zx.run(1_000_000), Stop::WaitingForKey);
     assert_eq!(zx.pc(), 0x02BB, "left at the keyboard routine");
-    assert_eq!(zx.run(1_000_000), Stop::WaitingForKey, "still nothing typed");
+    assert_eq!(
+        zx.run(1_000_000),
+        Stop::WaitingForKey,
+        "still nothing typed"
+    );
     zx.type_keys("Q").unwrap();
     assert_eq!(zx.run(1_000_000), Stop::Stuck { pc: CODE + 10 });
     assert_eq!(zx.peek(0x4300), ((0xE0 | 0x1E) << 1) | 1);
@@ -53,26 +68,45 @@ fn keyboard_with_no_key_is_a_named_stop_and_resumes() {
 fn newline_tail_stores_b_c_e_d_downwards() {
     // ld hl,4305; ld bc,1122; ld de,3344; call 0724; ld (4310),hl; jr $
     let code = [
-        0x21, 0x05, 0x43, 0x01, 0x22, 0x11, 0x11, 0x44, 0x33, 0xCD, 0x24, 0x07, 0x22, 0x10,
-        0x43, 0x18, 0xFE,
+        0x21, 0x05, 0x43, 0x01, 0x22, 0x11, 0x11, 0x44, 0x33, 0xCD, 0x24, 0x07, 0x22, 0x10, 0x43,
+        0x18, 0xFE,
     ];
     let mut zx = machine(&code, FramesMode::Slow);
     assert_eq!(zx.run(1_000_000), Stop::Stuck { pc: CODE + 15 });
     let got: Vec<u8> = (0x4302..=0x4305).map(|a| zx.peek(a)).collect();
-    assert_eq!(got, [0x33, 0x44, 0x22, 0x11], "(hl)=b, (hl-1)=c, (hl-2)=e, (hl-3)=d");
+    assert_eq!(
+        got,
+        [0x33, 0x44, 0x22, 0x11],
+        "(hl)=b, (hl-1)=c, (hl-2)=e, (hl-3)=d"
+    );
     assert_eq!(zx.peek16(0x4310), 0x4302, "HL three lower");
 }
 
 #[test]
 fn other_rom_calls_and_reads_are_reported_faults() {
     let mut zx = machine(&[0xCD, 0x2A, 0x0A], FramesMode::Slow); // call 0A2A
-    assert_eq!(zx.run(1_000_000), Stop::Fault(Fault::RomCall { pc: 0x0A2A }));
+    assert_eq!(
+        zx.run(1_000_000),
+        Stop::Fault(Fault::RomCall { pc: 0x0A2A })
+    );
     let mut zx = machine(&[0x3A, 0x00, 0x10], FramesMode::Slow); // ld a,(1000)
-    assert_eq!(zx.run(1_000_000), Stop::Fault(Fault::RomRead { addr: 0x1000, pc: CODE }));
+    assert_eq!(
+        zx.run(1_000_000),
+        Stop::Fault(Fault::RomRead {
+            addr: 0x1000,
+            pc: CODE
+        })
+    );
     let mut zx = machine(&[0xC3, 0x00, 0x90], FramesMode::Slow); // jp 9000 (ROM echo)
-    assert_eq!(zx.run(1_000_000), Stop::Fault(Fault::RomCall { pc: 0x9000 }));
+    assert_eq!(
+        zx.run(1_000_000),
+        Stop::Fault(Fault::RomCall { pc: 0x9000 })
+    );
     let mut zx = machine(&[0xC3, 0x00, 0xC0], FramesMode::Slow); // jp C000 (RAM echo)
-    assert_eq!(zx.run(1_000_000), Stop::Fault(Fault::Unmapped { pc: 0xC000 }));
+    assert_eq!(
+        zx.run(1_000_000),
+        Stop::Fault(Fault::Unmapped { pc: 0xC000 })
+    );
 }
 
 #[test]
@@ -94,8 +128,15 @@ fn frames_counts_down_in_slow_mode_and_stands_still_in_fast() {
     assert_eq!(slow.run(10_000_000), Stop::Stuck { pc: CODE + 8 });
     let t = slow.tstates();
     let counted = u64::from(before - slow.frames());
-    assert_eq!(counted, t / USER_TSTATES_PER_FRAME, "one frame per {USER_TSTATES_PER_FRAME} T-states");
-    assert!(counted > 50, "65536 iterations of 24 T-states is ~87 frames: {counted}");
+    assert_eq!(
+        counted,
+        t / USER_TSTATES_PER_FRAME,
+        "one frame per {USER_TSTATES_PER_FRAME} T-states"
+    );
+    assert!(
+        counted > 50,
+        "65536 iterations of 24 T-states is ~87 frames: {counted}"
+    );
     let mut fast = machine(&code, FramesMode::Fast);
     let before = fast.frames();
     fast.run(10_000_000);
@@ -151,10 +192,18 @@ fn corrupt_tapes_are_refused_with_a_reason() {
         Ok(_) => panic!("accepted"),
         Err(e) => panic!("{e}"),
     };
-    assert!(err(&[]).starts_with("tape too short: 0 bytes"), "{}", err(&[]));
+    assert!(
+        err(&[]).starts_with("tape too short: 0 bytes"),
+        "{}",
+        err(&[])
+    );
     assert!(err(&good[..50]).starts_with("tape too short: 50 bytes"));
     let truncated = &good[..good.len() - 3];
-    assert!(err(truncated).contains("disagrees with E_LINE"), "{}", err(truncated));
+    assert!(
+        err(truncated).contains("disagrees with E_LINE"),
+        "{}",
+        err(truncated)
+    );
     let mut long = good.clone();
     long.resize(1100, 0);
     assert!(err(&long).starts_with("tape too long for a 1K ZX81: 1100 bytes"));
@@ -164,8 +213,16 @@ fn corrupt_tapes_are_refused_with_a_reason() {
     let mut bad_dfile = good.clone();
     let n = bad_dfile.len();
     bad_dfile[n - 5] = 0x00; // one NEWLINE fewer in the display file
-    assert!(err(&bad_dfile).contains("24 NEWLINEs, expected 25"), "{}", err(&bad_dfile));
+    assert!(
+        err(&bad_dfile).contains("24 NEWLINEs, expected 25"),
+        "{}",
+        err(&bad_dfile)
+    );
     let mut disorder = good.clone();
     disorder[3] = 0xFF; // D_FILE beyond VARS
-    assert!(err(&disorder).contains("out of order"), "{}", err(&disorder));
+    assert!(
+        err(&disorder).contains("out of order"),
+        "{}",
+        err(&disorder)
+    );
 }

@@ -11,7 +11,10 @@ use retrochess::machine::SplitMix64;
 use shakmaty::{Chess, Position};
 
 pub fn run(id: &str, options: &EngineOptions, moves: usize) -> Result<(), String> {
-    let options = EngineOptions { think_first_move: true, ..options.clone() };
+    let options = EngineOptions {
+        think_first_move: true,
+        ..options.clone()
+    };
     let mut engine = engines::create(id, &options).map_err(|e| e.to_string())?;
     let mut rng = SplitMix64::new(options.seed);
     let mut game = Game::new(Chess::default());
@@ -29,7 +32,9 @@ pub fn run(id: &str, options: &EngineOptions, moves: usize) -> Result<(), String
             continue;
         }
         let t = Instant::now();
-        let reply = engine.play(game.root(), game.moves(), options.budget).map_err(|e| e.to_string())?;
+        let reply = engine
+            .play(game.root(), game.moves(), options.budget)
+            .map_err(|e| e.to_string())?;
         host.push(t.elapsed());
         authentic.push(reply.authentic);
         tstates += reply.tstates;
@@ -51,8 +56,14 @@ pub fn run(id: &str, options: &EngineOptions, moves: usize) -> Result<(), String
     println!("total T-states: {tstates}");
     println!("host time: {:.3} s", total.as_secs_f64());
     println!("emulated MHz: {:.1}", mhz(tstates, total));
-    println!("median host ms per move: {:.3}", median(&host).as_secs_f64() * 1e3);
-    println!("median authentic s per move: {:.2}", median(&authentic).as_secs_f64());
+    println!(
+        "median host ms per move: {:.3}",
+        median(&host).as_secs_f64() * 1e3
+    );
+    println!(
+        "median authentic s per move: {:.2}",
+        median(&authentic).as_secs_f64()
+    );
     let mut harness = Vec::new();
     let mut bare = Vec::new();
     for _ in 0..9 {

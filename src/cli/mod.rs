@@ -9,7 +9,11 @@ use retrochess::machine::ScreenStyle;
 /// `retrochess screen`: the emulated screen right after start-up.
 pub fn screen(id: &str, options: &EngineOptions, ansi: bool) -> Result<(), String> {
     let mut engine = engines::create(id, options).map_err(|e| e.to_string())?;
-    let style = if ansi { ScreenStyle::Ansi } else { ScreenStyle::Plain };
+    let style = if ansi {
+        ScreenStyle::Ansi
+    } else {
+        ScreenStyle::Plain
+    };
     print!("{}", engine.screen().render(style));
     Ok(())
 }

@@ -16,7 +16,11 @@ use shakmaty::{Chess, Color, Position};
 pub fn run(id: &str, options: &EngineOptions, person: Color, ansi: bool) -> Result<(), String> {
     let mut engine = engines::create(id, options).map_err(|e| e.to_string())?;
     let name = engine.info().name;
-    let style = if ansi { ScreenStyle::Ansi } else { ScreenStyle::Plain };
+    let style = if ansi {
+        ScreenStyle::Ansi
+    } else {
+        ScreenStyle::Plain
+    };
     let mut game = Game::new(Chess::default());
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
@@ -25,13 +29,22 @@ pub fn run(id: &str, options: &EngineOptions, person: Color, ansi: bool) -> Resu
         let _ = writeln!(out, "{text}");
         let _ = out.flush();
     };
-    say(out, format!("You play {} against {name}. Type moves like e2e4 or Nf3; 'quit' ends.", side(person)));
+    say(
+        out,
+        format!(
+            "You play {} against {name}. Type moves like e2e4 or Nf3; 'quit' ends.",
+            side(person)
+        ),
+    );
     if person == Color::White {
         say(out, engine.screen().render(style));
     }
     loop {
         if let Some(end) = game.ending() {
-            say(out, format!("Game over: {} by {}.", end.result(), end.reason));
+            say(
+                out,
+                format!("Game over: {} by {}.", end.result(), end.reason),
+            );
             return Ok(());
         }
         let pos = game.position().clone();
@@ -51,10 +64,17 @@ pub fn run(id: &str, options: &EngineOptions, person: Color, ansi: bool) -> Resu
             }
             let uci = match text.parse::<UciMove>() {
                 Ok(uci) => uci,
-                Err(_) => match text.parse::<San>().ok().and_then(|san| san.to_move(&pos).ok()) {
+                Err(_) => match text
+                    .parse::<San>()
+                    .ok()
+                    .and_then(|san| san.to_move(&pos).ok())
+                {
                     Some(m) => UciMove::from_standard(m),
                     None => {
-                        say(out, format!("Cannot read {text:?}: type a move like e2e4 or Nf3."));
+                        say(
+                            out,
+                            format!("Cannot read {text:?}: type a move like e2e4 or Nf3."),
+                        );
                         continue;
                     }
                 },
@@ -72,15 +92,21 @@ pub fn run(id: &str, options: &EngineOptions, person: Color, ansi: bool) -> Resu
         match reply.played {
             Played::Move(uci) => match judge(&pos, &uci) {
                 Verdict::Legal(m) => {
-                    say(out, format!(
-                        "{name} plays {uci} ({:.1} s on the original machine; {}).",
-                        reply.authentic.as_secs_f64(),
-                        reply.path
-                    ));
+                    say(
+                        out,
+                        format!(
+                            "{name} plays {uci} ({:.1} s on the original machine; {}).",
+                            reply.authentic.as_secs_f64(),
+                            reply.path
+                        ),
+                    );
                     game.push(m);
                 }
                 Verdict::Illegal(_, why) => {
-                    say(out, format!("{name} plays {uci}, an illegal move: {why}. You win."));
+                    say(
+                        out,
+                        format!("{name} plays {uci}, an illegal move: {why}. You win."),
+                    );
                     return Ok(());
                 }
             },

@@ -144,7 +144,12 @@ pub static VARIANTS: [Variant; 2] = [
             about: ABOUT,
         },
         first_move: "e2e3",
-        board_patch: &[(0x434D, 0x00), (0x434E, 0x35), (0x4358, 0x35), (0x4359, 0x00)],
+        board_patch: &[
+            (0x434D, 0x00),
+            (0x434E, 0x35),
+            (0x4358, 0x35),
+            (0x4359, 0x00),
+        ],
     },
 ];
 
@@ -182,7 +187,14 @@ impl OneKZxChess {
             None => TAPE.to_vec(),
         };
         let zx = boot(&tape, variant, options.frames, options.seed)?;
-        let mut engine = OneKZxChess { variant, options, tape, zx, track: None, games: 0 };
+        let mut engine = OneKZxChess {
+            variant,
+            options,
+            tape,
+            zx,
+            track: None,
+            games: 0,
+        };
         engine.track = Some(engine.tape_track());
         Ok(engine)
     }
@@ -202,7 +214,11 @@ impl OneKZxChess {
     fn tape_track(&self) -> Track {
         let root = Chess::default();
         let first = first_move(self.variant, &root);
-        Track { root, moves: vec![first], engine: Color::White }
+        Track {
+            root,
+            moves: vec![first],
+            engine: Color::White,
+        }
     }
 
     /// Types the opponent's last move if the machine holds the game up to it.
@@ -222,17 +238,24 @@ impl OneKZxChess {
         match m {
             Move::Castle { .. } => return Err("castling is unknown to the program".into()),
             Move::EnPassant { .. } => return Err("en passant is unknown to the program".into()),
-            Move::Normal { promotion: Some(r), .. } if r != Role::Queen => {
+            Move::Normal {
+                promotion: Some(r), ..
+            } if r != Role::Queen => {
                 return Err("under-promotion is unknown to the program".into());
             }
             _ => {}
         }
-        let (from, to) = (program_square(m.from().unwrap_or(m.to()), engine), program_square(m.to(), engine));
+        let (from, to) = (
+            program_square(m.from().unwrap_or(m.to()), engine),
+            program_square(m.to(), engine),
+        );
         let keys: String = [from, to]
             .iter()
             .flat_map(|sq| [sq.rank().char(), sq.file().char().to_ascii_uppercase()])
             .collect();
-        self.zx.type_keys(&keys).map_err(|k| format!("{k:?} is not a ZX81 key"))?;
+        self.zx
+            .type_keys(&keys)
+            .map_err(|k| format!("{k:?} is not a ZX81 key"))?;
         match self.zx.run_to(budget, Some(MPSCAN)) {
             Stop::Breakpoint { .. } => Ok(keys),
             Stop::WaitingForKey => Err(format!("the program refused {keys}")),
@@ -258,7 +281,13 @@ impl OneKZxChess {
         read_screen_board(&self.zx.screen())
     }
 
-    fn think(&mut self, before: &Board, engine: Color, path: InputPath, budget: u64) -> Result<Reply, EngineError> {
+    fn think(
+        &mut self,
+        before: &Board,
+        engine: Color,
+        path: InputPath,
+        budget: u64,
+    ) -> Result<Reply, EngineError> {
         let t0 = self.zx.busy_tstates();
         self.zx.watch(&[PMOVE, MOVE]);
         let stop = self.zx.run(budget);
@@ -281,7 +310,14 @@ impl OneKZxChess {
             "1K ZX Chess: {played:?} in {tstates} T-states, {nodes} moves evaluated, {} move generations",
             self.zx.hits(1)
         );
-        Ok(Reply { played, score, nodes, tstates, authentic, path })
+        Ok(Reply {
+            played,
+            score,
+            nodes,
+            tstates,
+            authentic,
+            path,
+        })
     }
 
     /// BEST, with the CPIR shift undone, as centipawns.
@@ -303,7 +339,10 @@ impl ChessEngine for OneKZxChess {
     fn new_game(&mut self) -> Result<(), EngineError> {
         // Every game gets its own stream of chance, still fixed by the seed.
         self.games += 1;
-        let seed = self.options.seed.wrapping_add(self.games.wrapping_mul(0x9E37_79B9));
+        let seed = self
+            .options
+            .seed
+            .wrapping_add(self.games.wrapping_mul(0x9E37_79B9));
         self.zx = boot(&self.tape, self.variant, self.options.frames, seed)?;
         self.track = Some(self.tape_track());
         Ok(())
@@ -356,7 +395,11 @@ impl ChessEngine for OneKZxChess {
             Played::Move(uci) => uci.to_move(&target).ok().map(|m| {
                 let mut moves = moves.to_vec();
                 moves.push(m);
-                Track { root: root.clone(), moves, engine }
+                Track {
+                    root: root.clone(),
+                    moves,
+                    engine,
+                }
             }),
             _ => None,
         };
@@ -380,13 +423,23 @@ impl ChessEngine for OneKZxChess {
         self.setup_search(pos);
         let (bare_tstates, bare_time) = self.zx.bare_run(u64::MAX);
         self.track = None;
-        Some(RateSample { harness_tstates, harness_time, bare_tstates, bare_time })
+        Some(RateSample {
+            harness_tstates,
+            harness_time,
+            bare_tstates,
+            bare_time,
+        })
     }
 }
 
 /// Loads the tape, checks that it is 1K ZX Chess, applies the variant's board
 /// and runs `RAND USR X` until the program waits for the person's first key.
-fn boot(tape: &[u8], variant: &Variant, frames: FramesMode, seed: u64) -> Result<Zx81, EngineError> {
+fn boot(
+    tape: &[u8],
+    variant: &Variant,
+    frames: FramesMode,
+    seed: u64,
+) -> Result<Zx81, EngineError> {
     let mut zx = Zx81::load_p(tape, frames, seed)?;
     for (addr, bytes) in SIGNATURE {
         for (i, &want) in bytes.iter().enumerate() {
@@ -451,7 +504,10 @@ fn square_code(addr: u16, content: Option<(Role, bool)>) -> u8 {
         None if addr & 1 == 1 => 0x00,
         None => 0x80,
         Some((role, own)) => {
-            let code = ROLES.iter().find(|(r, _)| *r == role).map_or(0, |(_, c)| *c);
+            let code = ROLES
+                .iter()
+                .find(|(r, _)| *r == role)
+                .map_or(0, |(_, c)| *c);
             if own { code } else { code | 0x80 }
         }
     }
@@ -488,15 +544,22 @@ fn read_screen_board(screen: &TextScreen) -> Result<Board, EngineError> {
 
 /// The program's move from the board before and after it moved.
 fn board_move(before: &Board, after: &Board, engine: Color) -> Result<UciMove, EngineError> {
-    let changed: Vec<Square> =
-        (0..64).map(|i| Square::new(i as u32)).filter(|&sq| before[sq as usize] != after[sq as usize]).collect();
-    let from = changed.iter().find(|&&sq| after[sq as usize].is_none() && before[sq as usize].is_some_and(|p| p.1));
-    let to = changed.iter().find(|&&sq| after[sq as usize].is_some_and(|p| p.1));
+    let changed: Vec<Square> = (0..64)
+        .map(|i| Square::new(i as u32))
+        .filter(|&sq| before[sq as usize] != after[sq as usize])
+        .collect();
+    let from = changed
+        .iter()
+        .find(|&&sq| after[sq as usize].is_none() && before[sq as usize].is_some_and(|p| p.1));
+    let to = changed
+        .iter()
+        .find(|&&sq| after[sq as usize].is_some_and(|p| p.1));
     match (changed.len(), from, to) {
         (2, Some(&from), Some(&to)) => {
             let moved = before[from as usize].map(|p| p.0);
             let arrived = after[to as usize].map(|p| p.0);
-            let promotion = (moved == Some(Role::Pawn) && arrived == Some(Role::Queen)).then_some(Role::Queen);
+            let promotion =
+                (moved == Some(Role::Pawn) && arrived == Some(Role::Queen)).then_some(Role::Queen);
             if moved != arrived && promotion.is_none() {
                 return Err(EngineError::Unreadable(format!(
                     "a {moved:?} left {from} but a {arrived:?} arrived on {to}"
@@ -511,7 +574,11 @@ fn board_move(before: &Board, after: &Board, engine: Color) -> Result<UciMove, E
         _ => Err(EngineError::Unreadable(format!(
             "the board changed on {} squares ({})",
             changed.len(),
-            changed.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" ")
+            changed
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
         ))),
     }
 }
@@ -547,7 +614,10 @@ mod tests {
     fn mirroring_round_trips() {
         for i in 0..64 {
             let sq = Square::new(i);
-            assert_eq!(program_square(program_square(sq, Color::Black), Color::Black), sq);
+            assert_eq!(
+                program_square(program_square(sq, Color::Black), Color::Black),
+                sq
+            );
             assert_eq!(program_square(sq, Color::White), sq);
         }
     }

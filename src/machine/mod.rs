@@ -67,9 +67,14 @@ impl fmt::Display for Stop {
 impl fmt::Display for Fault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Fault::RomCall { pc } => write!(f, "call into ROM at 0x{pc:04X}, which is not emulated"),
+            Fault::RomCall { pc } => {
+                write!(f, "call into ROM at 0x{pc:04X}, which is not emulated")
+            }
             Fault::RomRead { addr, pc } => {
-                write!(f, "read of ROM byte 0x{addr:04X} (PC 0x{pc:04X}), which is not emulated")
+                write!(
+                    f,
+                    "read of ROM byte 0x{addr:04X} (PC 0x{pc:04X}), which is not emulated"
+                )
             }
             Fault::Unmapped { pc } => write!(f, "execution outside RAM at 0x{pc:04X}"),
             Fault::InterruptMode { mode, pc } => {

@@ -18,7 +18,10 @@ pub struct Cell {
 }
 
 impl Cell {
-    pub const BLANK: Cell = Cell { glyph: ' ', inverse: false };
+    pub const BLANK: Cell = Cell {
+        glyph: ' ',
+        inverse: false,
+    };
 }
 
 /// How to render a [`TextScreen`].
@@ -38,7 +41,9 @@ pub struct TextScreen {
 
 impl Default for TextScreen {
     fn default() -> Self {
-        TextScreen { cells: vec![Cell::BLANK; Self::COLS * Self::ROWS] }
+        TextScreen {
+            cells: vec![Cell::BLANK; Self::COLS * Self::ROWS],
+        }
     }
 }
 
@@ -148,8 +153,22 @@ mod tests {
     #[test]
     fn set_off_screen_is_ignored() {
         let mut s = TextScreen::default();
-        s.set(24, 0, Cell { glyph: 'X', inverse: false });
-        s.set(0, 32, Cell { glyph: 'X', inverse: false });
+        s.set(
+            24,
+            0,
+            Cell {
+                glyph: 'X',
+                inverse: false,
+            },
+        );
+        s.set(
+            0,
+            32,
+            Cell {
+                glyph: 'X',
+                inverse: false,
+            },
+        );
         assert_eq!(s, TextScreen::default());
     }
 }

@@ -92,7 +92,14 @@ const STORE_BCED_TSTATES: u64 = 56;
 /// Keyboard matrix, half-row by half-row (port A8..A15 low), bit 0 first.
 /// `\u{1}` marks SHIFT, `\n` NEWLINE.
 const MATRIX: [&str; 8] = [
-    "\u{1}ZXCV", "ASDFG", "QWERT", "12345", "09876", "POIUY", "\nLKJH", " .MNB",
+    "\u{1}ZXCV",
+    "ASDFG",
+    "QWERT",
+    "12345",
+    "09876",
+    "POIUY",
+    "\nLKJH",
+    " .MNB",
 ];
 
 /// How FRAMES moves while the program runs.
@@ -120,7 +127,11 @@ pub struct TypingModel {
 impl Default for TypingModel {
     /// 2–8 s to think, keys held 0.1–0.2 s, 0.16–0.5 s between keys.
     fn default() -> Self {
-        TypingModel { think: (100, 400), hold: (5, 10), gap: (8, 25) }
+        TypingModel {
+            think: (100, 400),
+            hold: (5, 10),
+            gap: (8, 25),
+        }
     }
 }
 
@@ -175,7 +186,8 @@ impl Bus {
         match key_table_char(rom) {
             Some(code) => code,
             None => {
-                self.fault.get_or_insert(Fault::RomRead { addr: rom, pc: 0 });
+                self.fault
+                    .get_or_insert(Fault::RomRead { addr: rom, pc: 0 });
                 0xFF
             }
         }
@@ -186,7 +198,11 @@ impl Bus {
 fn key_table_char(rom: u16) -> Option<u8> {
     let index = rom.checked_sub(KEY_TABLE)? as usize;
     // Row 0 has 4 keys (its first position is SHIFT), the others 5.
-    let (row, col) = if index < 4 { (0, index + 1) } else { ((index + 1) / 5, (index + 1) % 5) };
+    let (row, col) = if index < 4 {
+        (0, index + 1)
+    } else {
+        ((index + 1) / 5, (index + 1) % 5)
+    };
     let ch = MATRIX.get(row)?.chars().nth(col)?;
     char_to_code(ch)
 }
@@ -194,7 +210,9 @@ fn key_table_char(rom: u16) -> Option<u8> {
 /// Half-row and column of a key.
 fn key_position(key: char) -> Option<(u8, u8)> {
     MATRIX.iter().enumerate().find_map(|(row, keys)| {
-        keys.chars().position(|k| k == key).map(|col| (row as u8, col as u8))
+        keys.chars()
+            .position(|k| k == key)
+            .map(|col| (row as u8, col as u8))
     })
 }
 
@@ -273,7 +291,11 @@ impl Zx81 {
     /// that is not 25 NEWLINE-terminated lines inside the image.
     pub fn load_p(image: &[u8], frames_mode: FramesMode, seed: u64) -> Result<Zx81, MachineError> {
         validate_p(image)?;
-        let mut bus = Bus { ram: [0; RAM_SIZE], fault: None, ignored_rom_writes: 0 };
+        let mut bus = Bus {
+            ram: [0; RAM_SIZE],
+            fault: None,
+            ignored_rom_writes: 0,
+        };
         let base = (TAPE_LOAD - RAM_START) as usize;
         bus.ram[base..base + image.len()].copy_from_slice(image);
         let mut zx = Zx81 {
@@ -300,7 +322,10 @@ impl Zx81 {
         // the program's start vary from one loading to the next.
         let frames = zx.peek16(sysvar::FRAMES);
         let gap = zx.rng.range(0, 255) as u16;
-        zx.poke16(sysvar::FRAMES, (frames & 0x8000) | (frames.wrapping_sub(gap) & 0x7FFF));
+        zx.poke16(
+            sysvar::FRAMES,
+            (frames & 0x8000) | (frames.wrapping_sub(gap) & 0x7FFF),
+        );
         let regs = zx.cpu.registers();
         // The stack as BASIC leaves it when `RAND USR` calls machine code: the
         // ROM's return addresses (error handler, statement loop, the USR call
@@ -411,7 +436,9 @@ impl Zx81 {
             }
             addr += 6;
         }
-        Err(MachineError::BadTape(format!("no BASIC variable {name} on the tape")))
+        Err(MachineError::BadTape(format!(
+            "no BASIC variable {name} on the tape"
+        )))
     }
 
     /// Decodes the display file (at D_FILE) into a text screen. Collapsed
@@ -452,7 +479,10 @@ impl Zx81 {
     /// # Errors
     /// The first character that is not a key of the ZX81.
     pub fn type_keys(&mut self, keys: &str) -> Result<(), char> {
-        if let Some(bad) = keys.chars().find(|&k| k == '\u{1}' || key_position(k).is_none()) {
+        if let Some(bad) = keys
+            .chars()
+            .find(|&k| k == '\u{1}' || key_position(k).is_none())
+        {
             return Err(bad);
         }
         let t = &self.typing;
@@ -465,7 +495,11 @@ impl Zx81 {
             + self.rng.range(think.0, think.1) * USER_TSTATES_PER_FRAME;
         for key in keys.chars() {
             let held = self.rng.range(hold.0, hold.1) * USER_TSTATES_PER_FRAME;
-            self.keys.push_back(KeyPress { key, down_at: at, up_at: at + held });
+            self.keys.push_back(KeyPress {
+                key,
+                down_at: at,
+                up_at: at + held,
+            });
             at += held + self.rng.range(gap.0, gap.1) * USER_TSTATES_PER_FRAME;
         }
         Ok(())
@@ -530,10 +564,13 @@ impl Zx81 {
             first = false;
             self.cpu.execute_instruction(&mut self.bus);
             if self.bus.fault.is_some() {
-                return Stop::Fault(self.bus.fault.take().map_or(Fault::Unmapped { pc }, |f| match f {
-                    Fault::RomRead { addr, .. } => Fault::RomRead { addr, pc },
-                    other => other,
-                }));
+                return Stop::Fault(self.bus.fault.take().map_or(
+                    Fault::Unmapped { pc },
+                    |f| match f {
+                        Fault::RomRead { addr, .. } => Fault::RomRead { addr, pc },
+                        other => other,
+                    },
+                ));
             }
             if self.cpu.cycle_count() >= tick_at {
                 let now = self.tstates();
@@ -556,8 +593,10 @@ impl Zx81 {
             return true;
         }
         let op = self.peek(pc);
-        matches!(op, 0xC3 | 0xC2 | 0xCA | 0xD2 | 0xDA | 0xE2 | 0xEA | 0xF2 | 0xFA)
-            || (matches!(op, 0x18 | 0x20 | 0x28 | 0x30 | 0x38) && self.peek(pc + 1) == 0xFE)
+        matches!(
+            op,
+            0xC3 | 0xC2 | 0xCA | 0xD2 | 0xDA | 0xE2 | 0xEA | 0xF2 | 0xFA
+        ) || (matches!(op, 0x18 | 0x20 | 0x28 | 0x30 | 0x38) && self.peek(pc + 1) == 0xFE)
     }
 
     fn idle(&mut self, tstates: u64) {
@@ -636,7 +675,10 @@ impl Zx81 {
                 // Entries run half-row by half-row, 5 per row, less SHIFT.
                 // (A pattern that is not one key points outside the table, and
                 // the caller's read of it is then reported as a ROM read.)
-                let index = (5 * row + col).wrapping_sub(1).wrapping_add(if shifted { 39 } else { 0 });
+                let index =
+                    (5 * row + col)
+                        .wrapping_sub(1)
+                        .wrapping_add(if shifted { 39 } else { 0 });
                 regs.set16(iz80::Reg16::HL, KEY_TABLE.wrapping_add(index));
                 regs.set16(iz80::Reg16::DE, index & 0xFF);
                 regs.set_flag(iz80::Flag::C);
@@ -679,7 +721,10 @@ impl Zx81 {
         }
         plain.poke(KEYBOARD, 0x76);
         // ld (hl),b; dec hl; ld (hl),c; dec hl; ld (hl),e; dec hl; ld (hl),d; ret
-        for (i, b) in [0x70, 0x2B, 0x71, 0x2B, 0x73, 0x2B, 0x72, 0xC9].into_iter().enumerate() {
+        for (i, b) in [0x70, 0x2B, 0x71, 0x2B, 0x73, 0x2B, 0x72, 0xC9]
+            .into_iter()
+            .enumerate()
+        {
             plain.poke(STORE_BCED + i as u16, b);
         }
         let mut cpu = Cpu::new_z80();
@@ -719,7 +764,10 @@ fn validate_p(image: &[u8]) -> Result<(), MachineError> {
         ));
     }
     if image.len() > room {
-        return bad(format!("tape too long for a 1K ZX81: {} bytes, at most {room}", image.len()));
+        return bad(format!(
+            "tape too long for a 1K ZX81: {} bytes, at most {room}",
+            image.len()
+        ));
     }
     let word = |addr: u16| {
         let i = (addr - TAPE_LOAD) as usize;
@@ -781,10 +829,28 @@ mod tests {
     fn charset_round_trips() {
         for ch in "ABCXYZ0189.,;$".chars() {
             let code = char_to_code(ch).unwrap();
-            assert_eq!(code_to_cell(code), Cell { glyph: ch, inverse: false });
-            assert_eq!(code_to_cell(code | 0x80), Cell { glyph: ch, inverse: true });
+            assert_eq!(
+                code_to_cell(code),
+                Cell {
+                    glyph: ch,
+                    inverse: false
+                }
+            );
+            assert_eq!(
+                code_to_cell(code | 0x80),
+                Cell {
+                    glyph: ch,
+                    inverse: true
+                }
+            );
         }
         assert_eq!(code_to_cell(0x08).glyph, '▒');
-        assert_eq!(code_to_cell(0x80), Cell { glyph: ' ', inverse: true });
+        assert_eq!(
+            code_to_cell(0x80),
+            Cell {
+                glyph: ' ',
+                inverse: true
+            }
+        );
     }
 }

@@ -31,7 +31,10 @@ pub fn p_image(code: &[u8]) -> Vec<u8> {
 }
 
 pub fn fen(s: &str) -> Chess {
-    s.parse::<Fen>().unwrap().into_position(CastlingMode::Standard).unwrap()
+    s.parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap()
 }
 
 /// A seeded random legal move.
