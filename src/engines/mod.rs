@@ -10,6 +10,7 @@
 //! Drivers report what the program did, legal or not: judging it is the
 //! arbiter's job (`crate::arbiter`).
 
+pub mod chesskelet;
 pub mod onek;
 
 use std::fmt;
@@ -139,7 +140,11 @@ impl fmt::Display for EngineError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             EngineError::Unknown(name) => {
-                write!(f, "unknown engine {name:?} (known: {})", engine_ids().join(", "))
+                write!(
+                    f,
+                    "unknown engine {name:?} (known: {})",
+                    engine_ids().join(", ")
+                )
             }
             EngineError::Machine(e) => e.fmt(f),
             EngineError::Position(why) => write!(f, "cannot set up position: {why}"),
@@ -198,7 +203,11 @@ pub struct RateSample {
 
 /// The built-in engines' ids.
 pub fn engine_ids() -> Vec<&'static str> {
-    onek::VARIANTS.iter().map(|v| v.info.id).collect()
+    onek::VARIANTS
+        .iter()
+        .map(|v| v.info.id)
+        .chain(chesskelet::BUILDS.iter().map(|b| b.info.id))
+        .collect()
 }
 
 /// Creates the engine called `id`.
@@ -209,10 +218,20 @@ pub fn create(id: &str, options: &EngineOptions) -> Result<Box<dyn ChessEngine>,
     if let Some(variant) = onek::VARIANTS.iter().find(|v| v.info.id == id) {
         return Ok(Box::new(onek::OneKZxChess::new(variant, options.clone())?));
     }
+    if let Some(build) = chesskelet::BUILDS.iter().find(|b| b.info.id == id) {
+        return Ok(Box::new(chesskelet::ChesSkelet::new(
+            build,
+            options.clone(),
+        )?));
+    }
     Err(EngineError::Unknown(id.to_string()))
 }
 
 /// The info of the engine called `id`, without loading it.
 pub fn info(id: &str) -> Option<&'static EngineInfo> {
-    onek::VARIANTS.iter().map(|v| &v.info).find(|i| i.id == id)
+    onek::VARIANTS
+        .iter()
+        .map(|v| &v.info)
+        .chain(chesskelet::BUILDS.iter().map(|b| &b.info))
+        .find(|i| i.id == id)
 }
