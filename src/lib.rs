@@ -12,3 +12,4 @@ pub mod arbiter;
 pub mod engines;
 pub mod machine;
 pub mod protocol;
+pub mod runner;

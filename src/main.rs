@@ -14,6 +14,8 @@ use retrochess::engines::{self, EngineOptions};
 use retrochess::machine::zx81::FramesMode;
 use retrochess::protocol::{self, Protocol};
 
+const DEFAULT_ENGINE: &str = "1k-zx-chess";
+
 #[derive(Parser)]
 #[command(
     name = "retrochess",
@@ -26,8 +28,11 @@ use retrochess::protocol::{self, Protocol};
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Engine to run (see `retrochess engines`).
+    #[arg(long, short)]
+    engine: Option<String>,
     #[command(flatten)]
-    engine: EngineArgs,
+    options: EngineArgs,
     /// More log output on stderr (-v info, -vv debug).
     #[arg(short, long, action = clap::ArgAction::Count, global = true)]
     verbose: u8,
@@ -35,9 +40,6 @@ struct Cli {
 
 #[derive(Args, Clone)]
 struct EngineArgs {
-    /// Engine to run.
-    #[arg(long, short, default_value = "1k-zx-chess", global = true)]
-    engine: String,
     /// Seed for everything the real machine left to chance (FRAMES, typing times).
     #[arg(long, default_value_t = 1, global = true)]
     seed: u64,
@@ -61,11 +63,24 @@ enum Frames {
 #[derive(Subcommand)]
 enum Command {
     /// Speak UCI on stdin/stdout.
-    Uci,
+    Uci {
+        /// Engine to run.
+        #[arg(long, short)]
+        engine: Option<String>,
+    },
     /// Speak CECP (xboard/WinBoard protocol 2) on stdin/stdout.
-    Xboard,
+    Xboard {
+        /// Engine to run.
+        #[arg(long, short)]
+        engine: Option<String>,
+    },
+    /// Play a match or round-robin: built-in engines, `random`, or external engines.
+    Match(cli::matches::MatchArgs),
     /// Play the engine in this terminal, in standard coordinates (e2e4).
     Play {
+        /// Engine to play.
+        #[arg(long, short)]
+        engine: Option<String>,
         /// Your colour.
         #[arg(long, value_enum, default_value = "black")]
         color: Side,
@@ -75,12 +90,18 @@ enum Command {
     },
     /// Print the engine's emulated screen after start-up.
     Screen {
+        /// Engine to show.
+        #[arg(long, short)]
+        engine: Option<String>,
         /// ANSI reverse video instead of plain text.
         #[arg(long)]
         color: bool,
     },
     /// Benchmark: a fixed, seeded sequence of engine moves, and the bare emulator's rate.
     Bench {
+        /// Engine to measure.
+        #[arg(long, short)]
+        engine: Option<String>,
         /// Engine moves to play.
         #[arg(long, default_value_t = 40)]
         moves: usize,
@@ -122,21 +143,26 @@ fn main() -> ExitCode {
         .parse_env("RETROCHESS_LOG")
         .target(env_logger::Target::Stderr)
         .init();
-    let options = cli.engine.options();
-    let id = cli.engine.engine.as_str();
+    let options = cli.options.options();
+    let top = cli.engine;
+    // `--engine` may stand before or after the subcommand.
+    let pick = |e: Option<String>| e.or_else(|| top.clone()).unwrap_or_else(|| DEFAULT_ENGINE.to_string());
     let result = match cli.command {
-        Some(Command::Uci) => protocol::serve(Protocol::Uci, id, options, None),
-        Some(Command::Xboard) => protocol::serve(Protocol::Xboard, id, options, None),
-        None => detect_and_serve(id, options),
-        Some(Command::Play { color, ansi }) => {
+        Some(Command::Uci { engine }) => protocol::serve(Protocol::Uci, &pick(engine), options, None),
+        Some(Command::Xboard { engine }) => {
+            protocol::serve(Protocol::Xboard, &pick(engine), options, None)
+        }
+        None => detect_and_serve(&pick(None), options),
+        Some(Command::Match(args)) => cli::matches::run(&args, &options),
+        Some(Command::Play { engine, color, ansi }) => {
             let person = match color {
                 Side::White => shakmaty::Color::White,
                 Side::Black => shakmaty::Color::Black,
             };
-            cli::play::run(id, &options, person, ansi)
+            cli::play::run(&pick(engine), &options, person, ansi)
         }
-        Some(Command::Screen { color }) => cli::screen(id, &options, color),
-        Some(Command::Bench { moves }) => cli::bench::run(id, &options, moves),
+        Some(Command::Screen { engine, color }) => cli::screen(&pick(engine), &options, color),
+        Some(Command::Bench { engine, moves }) => cli::bench::run(&pick(engine), &options, moves),
         Some(Command::Engines) => {
             for id in engines::engine_ids() {
                 if let Some(info) = engines::info(id) {

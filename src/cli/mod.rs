@@ -1,6 +1,7 @@
 //! Subcommands that talk to a person: `play`, `screen`, `bench`.
 
 pub mod bench;
+pub mod matches;
 pub mod play;
 
 use retrochess::engines::{self, EngineOptions};

@@ -1,0 +1,127 @@
+//! `retrochess match`: the built-in match runner's command line. With no
+//! arguments: 1K ZX Chess against ChesSkelet, 20 games (10 openings, each
+//! with colours reversed).
+
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
+use retrochess::engines::EngineOptions;
+use retrochess::runner::{self, IllegalPolicy, MatchConfig, Standing, openings};
+
+#[derive(Args, Clone, Debug)]
+pub struct MatchArgs {
+    /// A player: a built-in engine id, `random`, or an external engine
+    /// `cmd=PATH,proto=uci|xboard[,name=N][,arg=A][,option.NAME=VALUE]`. Repeat for each player.
+    #[arg(long = "engine", short = 'e', value_name = "SPEC", default_values = ["1k-zx-chess", "chesskelet"])]
+    engines: Vec<String>,
+    /// Games per pairing (each opening twice, colours reversed).
+    #[arg(long, default_value_t = 20)]
+    games: usize,
+    /// Rounds of the whole schedule.
+    #[arg(long, default_value_t = 1)]
+    rounds: usize,
+    /// Games played at once (default: all cores).
+    #[arg(long)]
+    concurrency: Option<usize>,
+    /// Openings from an EPD or PGN file (default: a built-in balanced set of 10).
+    #[arg(long, value_name = "FILE")]
+    openings: Option<std::path::PathBuf>,
+    /// Time control: SECONDS[+INC], MOVES/SECONDS[+INC] or inf. External engines
+    /// run on the wall clock, retro engines on their machine's authentic time.
+    /// Default: retro engines unlimited, external engines 10+0.1.
+    #[arg(long)]
+    tc: Option<String>,
+    /// Append each game to this PGN file as soon as it ends.
+    #[arg(long, value_name = "FILE")]
+    pgn: Option<std::path::PathBuf>,
+    /// On an illegal move: forfeit the game, or flag it and ask again.
+    #[arg(long, value_enum, default_value = "forfeit")]
+    illegal: Illegal,
+    /// Adjudicate a draw after this many plies.
+    #[arg(long, default_value_t = 300)]
+    max_plies: usize,
+    /// Seconds an external engine may take to start.
+    #[arg(long, default_value_t = 10.0)]
+    startup: f64,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Illegal {
+    Forfeit,
+    Continue,
+}
+
+pub fn run(args: &MatchArgs, options: &EngineOptions) -> Result<(), String> {
+    let players = args.engines.iter().map(|s| s.parse()).collect::<Result<Vec<_>, String>>()?;
+    let openings = match &args.openings {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            openings::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?
+        }
+        None => openings::built_in(),
+    };
+    let tc = args.tc.as_deref().map(str::parse).transpose()?;
+    if args.games == 0 || args.rounds == 0 {
+        return Err("--games and --rounds must be at least 1".to_string());
+    }
+    if !(args.startup.is_finite() && args.startup > 0.0) {
+        return Err("--startup must be a positive number of seconds".to_string());
+    }
+    let config = MatchConfig {
+        players,
+        games: args.games,
+        rounds: args.rounds,
+        concurrency: args
+            .concurrency
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        openings,
+        tc,
+        seed: options.seed,
+        illegal: match args.illegal {
+            Illegal::Forfeit => IllegalPolicy::Forfeit,
+            Illegal::Continue => IllegalPolicy::Continue,
+        },
+        max_plies: args.max_plies,
+        engine_options: options.clone(),
+        startup: Duration::from_secs_f64(args.startup),
+    };
+    let mut file = match &args.pgn {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("{}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    let bar = ProgressBar::new(0);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let started = std::time::Instant::now();
+    let report = runner::run(
+        &config,
+        file.as_mut().map(|f| f as &mut dyn std::io::Write),
+        |done, total, standings| {
+            bar.set_length(total as u64);
+            bar.set_position(done as u64);
+            bar.set_message(live(standings));
+        },
+    )?;
+    bar.finish_and_clear();
+    print!("{}", runner::table(&report.standings));
+    println!(
+        "{} games in {:.1} s{}",
+        report.games.len(),
+        started.elapsed().as_secs_f64(),
+        args.pgn.as_ref().map_or(String::new(), |p| format!(", PGN appended to {}", p.display()))
+    );
+    Ok(())
+}
+
+fn live(standings: &[Standing]) -> String {
+    standings.iter().map(|s| format!("{} {}", s.name, s.wdl.points())).collect::<Vec<_>>().join("  ")
+}

@@ -1,0 +1,136 @@
+//! Time controls and clocks.
+//!
+//! `--tc` takes cutechess's forms: `SECONDS[+INC]`, `MOVES/SECONDS[+INC]`, or
+//! `inf`. External engines' clocks run on the wall clock; retro engines'
+//! clocks run on their machine's authentic time (the time the original
+//! hardware would have taken, computed from emulated T-states), so a time
+//! control means the same thing it meant in 1982.
+
+use std::time::Duration;
+
+/// A time control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeControl {
+    Infinite,
+    Clock { moves: Option<u32>, base: Duration, increment: Duration },
+}
+
+impl std::str::FromStr for TimeControl {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s == "inf" {
+            return Ok(TimeControl::Infinite);
+        }
+        let bad = || format!("bad time control {s:?}: use SECONDS[+INC], MOVES/SECONDS[+INC] or inf");
+        let (moves, rest) = match s.split_once('/') {
+            Some((m, r)) => (Some(m.parse::<u32>().ok().filter(|&m| m > 0).ok_or_else(bad)?), r),
+            None => (None, s),
+        };
+        let (base, inc) = match rest.split_once('+') {
+            Some((b, i)) => (b, i),
+            None => (rest, "0"),
+        };
+        let secs = |t: &str| t.parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0).map(Duration::from_secs_f64);
+        let base = secs(base).filter(|b| !b.is_zero()).ok_or_else(bad)?;
+        Ok(TimeControl::Clock { moves, base, increment: secs(inc).ok_or_else(bad)? })
+    }
+}
+
+impl std::fmt::Display for TimeControl {
+    /// In PGN's TimeControl tag form (`40/300`, `10+0.1`, `-`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TimeControl::Infinite => write!(f, "-"),
+            TimeControl::Clock { moves, base, increment } => {
+                if let Some(m) = moves {
+                    write!(f, "{m}/")?;
+                }
+                write!(f, "{}", base.as_secs_f64())?;
+                if !increment.is_zero() {
+                    write!(f, "+{}", increment.as_secs_f64())?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// One side's clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    pub tc: TimeControl,
+    /// Time left; `None` without a clock.
+    pub left: Option<Duration>,
+    /// Moves made in the current period.
+    pub moves_made: u32,
+}
+
+impl Clock {
+    pub fn new(tc: TimeControl) -> Clock {
+        let left = match tc {
+            TimeControl::Infinite => None,
+            TimeControl::Clock { base, .. } => Some(base),
+        };
+        Clock { tc, left, moves_made: 0 }
+    }
+
+    /// Moves to go until the next time control, if the control has one.
+    pub fn moves_to_go(&self) -> Option<u32> {
+        match self.tc {
+            TimeControl::Clock { moves: Some(m), .. } => Some(m - self.moves_made % m),
+            _ => None,
+        }
+    }
+
+    pub fn increment(&self) -> Duration {
+        match self.tc {
+            TimeControl::Clock { increment, .. } => increment,
+            TimeControl::Infinite => Duration::ZERO,
+        }
+    }
+
+    /// Charges a move that took `used`; false if the flag fell.
+    pub fn charge(&mut self, used: Duration) -> bool {
+        let Some(left) = self.left else { return true };
+        if used > left {
+            self.left = Some(Duration::ZERO);
+            return false;
+        }
+        let mut left = left - used + self.increment();
+        self.moves_made += 1;
+        if let TimeControl::Clock { moves: Some(m), base, .. } = self.tc {
+            if self.moves_made % m == 0 {
+                left += base;
+            }
+        }
+        self.left = Some(left);
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_and_run_a_clock() {
+        let tc: TimeControl = "40/60+0.5".parse().unwrap();
+        assert_eq!(tc.to_string(), "40/60+0.5");
+        assert_eq!("10".parse::<TimeControl>().unwrap().to_string(), "10");
+        assert_eq!("inf".parse::<TimeControl>().unwrap(), TimeControl::Infinite);
+        for bad in ["", "x", "0", "40/", "/10", "0/10", "10+-1", "10+x"] {
+            assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
+        }
+        let mut c = Clock::new("2/10+1".parse().unwrap());
+        assert_eq!(c.moves_to_go(), Some(2));
+        assert!(c.charge(Duration::from_secs(4)));
+        assert_eq!(c.left, Some(Duration::from_secs(7)));
+        assert!(c.charge(Duration::from_secs(4)));
+        assert_eq!(c.left, Some(Duration::from_secs(14)), "new period adds the base");
+        assert!(!c.charge(Duration::from_secs(15)));
+        assert_eq!(c.left, Some(Duration::ZERO));
+        let mut inf = Clock::new(TimeControl::Infinite);
+        assert!(inf.charge(Duration::from_secs(1_000_000)));
+    }
+}

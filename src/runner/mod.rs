@@ -1,0 +1,423 @@
+//! The built-in match runner: retro engines in-process, a random mover, and
+//! external engines as subprocesses; adjudication by the arbiter; PGN
+//! written game by game; a standings table with Elo and LOS.
+//!
+//! Games run on `concurrency` worker threads. Each game gets fresh players
+//! (a freshly loaded machine, or a freshly started process), seeded from the
+//! match seed and the game number, so a match is reproducible whatever the
+//! thread timing. Finished games are written to the PGN file in game order
+//! as soon as every earlier game has been written, so the file is the same
+//! byte for byte for the same seed and arguments.
+
+pub mod clock;
+pub mod external;
+pub mod openings;
+pub mod pgn;
+pub mod player;
+pub mod stats;
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use shakmaty::uci::UciMove;
+use shakmaty::{Color, Position};
+
+use crate::arbiter::{Game, Illegal, Verdict, judge};
+use crate::engines::EngineOptions;
+use crate::machine::SplitMix64;
+use clock::{Clock, TimeControl};
+use openings::Opening;
+use pgn::GameRecord;
+use player::{PlayerSpec, Turn};
+use stats::Wdl;
+
+/// What to do when an engine plays an illegal move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum IllegalPolicy {
+    /// The offender loses the game (as cutechess and fastchess do).
+    #[default]
+    Forfeit,
+    /// The move is flagged in the PGN and the standings, not played, and the
+    /// engine is asked again from the true position (its driver sets the
+    /// position up afresh); after three illegal moves in a row it forfeits.
+    Continue,
+}
+
+/// A match or tournament.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    pub players: Vec<PlayerSpec>,
+    /// Games per pairing (each opening is played with colours reversed).
+    pub games: usize,
+    /// Rounds of the whole schedule.
+    pub rounds: usize,
+    pub concurrency: usize,
+    pub openings: Vec<Opening>,
+    /// Time control; `None`: retro engines unlimited, external ones 10+0.1.
+    pub tc: Option<TimeControl>,
+    pub seed: u64,
+    pub illegal: IllegalPolicy,
+    pub max_plies: usize,
+    pub engine_options: EngineOptions,
+    /// How long an external engine may take to start.
+    pub startup: Duration,
+}
+
+/// One scheduled game.
+#[derive(Clone, Debug)]
+struct Pairing {
+    number: usize,
+    round: usize,
+    white: usize,
+    black: usize,
+    opening: usize,
+}
+
+/// Per-player totals.
+#[derive(Clone, Debug, Default)]
+pub struct Standing {
+    pub name: String,
+    pub wdl: Wdl,
+    pub illegal: BTreeMap<String, u32>,
+    pub authentic: Vec<Duration>,
+    pub losses_by: BTreeMap<String, u32>,
+}
+
+/// The result of a match.
+#[derive(Clone, Debug)]
+pub struct MatchReport {
+    pub games: Vec<GameRecord>,
+    pub standings: Vec<Standing>,
+}
+
+fn schedule(config: &MatchConfig) -> Vec<Pairing> {
+    let n = config.players.len();
+    let mut out = Vec::new();
+    for round in 1..=config.rounds {
+        for a in 0..n {
+            for b in a + 1..n {
+                for g in 0..config.games {
+                    let opening = (g / 2) % config.openings.len().max(1);
+                    let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
+                    out.push(Pairing { number: out.len() + 1, round, white, black, opening });
+                }
+            }
+        }
+    }
+    out
+}
+
+fn seed_for(match_seed: u64, game: usize, side: u64) -> u64 {
+    let mut r = SplitMix64::new(match_seed ^ (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ side);
+    r.next_u64() >> 1
+}
+
+/// Runs the match, writing each game to `pgn` (if any) and reporting
+/// progress through `progress(done, total, standings)`.
+///
+/// # Errors
+/// No players, no openings, or the PGN file cannot be written.
+pub fn run(
+    config: &MatchConfig,
+    mut pgn: Option<&mut dyn Write>,
+    mut progress: impl FnMut(usize, usize, &[Standing]),
+) -> Result<MatchReport, String> {
+    if config.players.len() < 2 {
+        return Err("a match needs at least two players".to_string());
+    }
+    if config.openings.is_empty() {
+        return Err("no openings".to_string());
+    }
+    let pairings = schedule(config);
+    let total = pairings.len();
+    let mut standings: Vec<Standing> =
+        config.players.iter().map(|p| Standing { name: p.name(), ..Standing::default() }).collect();
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel::<(usize, GameRecord, [Vec<Duration>; 2])>();
+    let mut records: Vec<GameRecord> = Vec::with_capacity(total);
+    let workers = config.concurrency.clamp(1, total.max(1));
+    let mut write_error = None;
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let (next, pairings) = (&next, &pairings);
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(p) = pairings.get(i) else { break };
+                    let (record, times) = play_game(config, p);
+                    if tx.send((i, record, times)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut pending = BTreeMap::new();
+        let mut written = 0;
+        progress(0, total, &standings);
+        for (i, record, times) in rx {
+            let p = &pairings[i];
+            tally(&mut standings, p, &record, times);
+            pending.insert(i, record);
+            while let Some(record) = pending.remove(&written) {
+                if let Some(out) = pgn.as_deref_mut() {
+                    if let Err(e) = out.write_all(record.to_pgn().as_bytes()).and_then(|_| out.flush()) {
+                        write_error.get_or_insert(e.to_string());
+                    }
+                }
+                records.push(record);
+                written += 1;
+            }
+            progress(records.len() + pending.len(), total, &standings);
+        }
+    });
+    if let Some(e) = write_error {
+        return Err(format!("cannot write the PGN file: {e}"));
+    }
+    Ok(MatchReport { games: records, standings })
+}
+
+fn tally(standings: &mut [Standing], p: &Pairing, record: &GameRecord, times: [Vec<Duration>; 2]) {
+    let (w, b) = (p.white, p.black);
+    match record.result.as_str() {
+        "1-0" => {
+            standings[w].wdl.wins += 1;
+            standings[b].wdl.losses += 1;
+            *standings[b].losses_by.entry(record.termination.to_string()).or_default() += 1;
+        }
+        "0-1" => {
+            standings[b].wdl.wins += 1;
+            standings[w].wdl.losses += 1;
+            *standings[w].losses_by.entry(record.termination.to_string()).or_default() += 1;
+        }
+        _ => {
+            standings[w].wdl.draws += 1;
+            standings[b].wdl.draws += 1;
+        }
+    }
+    for (side, _, kind) in &record.illegal {
+        let who = if *side == Color::White { w } else { b };
+        *standings[who].illegal.entry(kind.clone()).or_default() += 1;
+    }
+    let [tw, tb] = times;
+    standings[w].authentic.extend(tw);
+    standings[b].authentic.extend(tb);
+}
+
+/// The kind of an illegal move, for the standings.
+pub fn illegal_kind(why: &Illegal) -> &'static str {
+    match why {
+        Illegal::NullMove => "null move",
+        Illegal::NoPiece { .. } => "no piece",
+        Illegal::NotYourPiece { .. } => "not its piece",
+        Illegal::NotAPieceMove { .. } => "impossible piece move",
+        Illegal::PromotionMissing | Illegal::BadPromotion { .. } => "bad promotion",
+        Illegal::IntoCheck { .. } => "into check",
+        Illegal::LeavesKingInCheck { .. } => "leaves king in check",
+        Illegal::ExposesKing { .. } => "exposes king",
+        Illegal::BadCastling { .. } => "bad castling",
+    }
+}
+
+/// Plays one game; returns its record and each side's authentic thinking times.
+fn play_game(config: &MatchConfig, p: &Pairing) -> (GameRecord, [Vec<Duration>; 2]) {
+    let opening = &config.openings[p.opening];
+    let specs = [&config.players[p.white], &config.players[p.black]];
+    let seeds = [seed_for(config.seed, p.number, 1), seed_for(config.seed, p.number, 2)];
+    let tcs: Vec<TimeControl> = specs
+        .iter()
+        .map(|s| match config.tc {
+            Some(tc) => tc,
+            None if s.is_retro() => TimeControl::Infinite,
+            None => TimeControl::Clock { moves: None, base: Duration::from_secs(10), increment: Duration::from_millis(100) },
+        })
+        .collect();
+    let mut clocks = [Clock::new(tcs[0]), Clock::new(tcs[1])];
+    let mut record = GameRecord {
+        number: p.number,
+        round: p.round,
+        white: specs[0].name(),
+        black: specs[1].name(),
+        white_seed: seeds[0],
+        black_seed: seeds[1],
+        opening: opening.name.clone(),
+        root: opening.root.clone(),
+        root_fen: opening.root_fen(),
+        moves: Vec::new(),
+        result: "*".into(),
+        termination: "unterminated",
+        reason: String::new(),
+        illegal: Vec::new(),
+        time_control: match config.tc {
+            Some(tc) => tc.to_string(),
+            None => "-".to_string(),
+        },
+    };
+    let mut times: [Vec<Duration>; 2] = [Vec::new(), Vec::new()];
+    let mut game = Game::new(opening.root.clone());
+    for &m in &opening.moves {
+        game.push(m);
+        record.moves.push((m, None));
+    }
+    let names = [record.white.clone(), record.black.clone()];
+    let mut players = Vec::new();
+    for (i, spec) in specs.iter().enumerate() {
+        match spec.start(seeds[i], &config.engine_options, config.startup) {
+            Ok(pl) => players.push(pl),
+            Err(e) => {
+                let loser = if i == 0 { Color::White } else { Color::Black };
+                end(&mut record, loser, "abandoned", format!("{} could not start: {e}", names[i]));
+                return (record, times);
+            }
+        }
+    }
+    let mut strikes = 0;
+    loop {
+        if let Some(ending) = game.ending() {
+            record.result = ending.result();
+            record.termination = "normal";
+            record.reason = ending_words(&ending.reason, game.position().turn());
+            break;
+        }
+        if game.moves().len() >= config.max_plies {
+            record.result = "1/2-1/2".into();
+            record.termination = "adjudication";
+            record.reason = format!("draw: maximum of {} plies", config.max_plies);
+            break;
+        }
+        let side = game.position().turn();
+        let i = if side.is_white() { 0 } else { 1 };
+        let (mine, theirs) = if i == 0 { (clocks[0], clocks[1]) } else { (clocks[1], clocks[0]) };
+        let started = Instant::now();
+        let turn = players[i].go(game.root(), game.moves(), &mine, &theirs);
+        let wall = started.elapsed();
+        let used = match &turn {
+            Turn::Move { authentic: Some(a), .. } => {
+                times[i].push(*a);
+                *a
+            }
+            _ if specs[i].is_retro() => Duration::ZERO,
+            _ => wall,
+        };
+        let uci = match turn {
+            Turn::Move { uci, .. } => uci,
+            Turn::Resign(why) => {
+                end(&mut record, side, "normal", format!("{} resigns: {why}", names[i]));
+                break;
+            }
+            Turn::DeadEnd(why) => {
+                end(&mut record, side, "abandoned", format!("{why} (a dead end of the program)"));
+                break;
+            }
+            Turn::Hung(why) => {
+                end(&mut record, side, "abandoned", why);
+                break;
+            }
+            Turn::Disconnected(why) => {
+                end(&mut record, side, "abandoned", why);
+                break;
+            }
+            Turn::Stalled(why) => {
+                end(&mut record, side, "time forfeit", why);
+                break;
+            }
+        };
+        if !clocks[i].charge(used) {
+            end(&mut record, side, "time forfeit", format!("{} loses on time", names[i]));
+            break;
+        }
+        match judge(game.position(), &uci) {
+            Verdict::Legal(m) => {
+                strikes = 0;
+                game.push(m);
+                record.moves.push((m, None));
+            }
+            Verdict::Illegal(u, why) => {
+                record.illegal.push((side, u.to_string(), illegal_kind(&why).to_string()));
+                let text = format!("{} plays the illegal move {}: {why}", names[i], show(&u));
+                strikes += 1;
+                if config.illegal == IllegalPolicy::Forfeit || strikes >= 3 {
+                    end(&mut record, side, "rules infraction", text);
+                    break;
+                }
+                // Continue: flag it on the previous move (or the reason, if none).
+                match record.moves.last_mut() {
+                    Some((_, c)) => {
+                        let c = c.get_or_insert_with(String::new);
+                        if !c.is_empty() {
+                            c.push_str("; ");
+                        }
+                        c.push_str(&format!("{text}; not played, asked again"));
+                    }
+                    None => record.reason.push_str(&format!("{text}; not played, asked again. ")),
+                }
+            }
+        }
+    }
+    for pl in players.iter_mut() {
+        pl.finish();
+    }
+    (record, times)
+}
+
+fn show(u: &UciMove) -> String {
+    u.to_string()
+}
+
+fn end(record: &mut GameRecord, loser: Color, termination: &'static str, reason: String) {
+    record.result = if loser.is_white() { "0-1" } else { "1-0" }.to_string();
+    record.termination = termination;
+    record.reason = if record.reason.is_empty() { reason } else { format!("{}{reason}", record.reason) };
+}
+
+fn ending_words(reason: &str, to_move: Color) -> String {
+    match reason {
+        "checkmate" => format!("{} mates", if to_move.is_white() { "Black" } else { "White" }),
+        other => format!("draw by {other}"),
+    }
+}
+
+/// The final table, one line per player.
+pub fn table(standings: &[Standing]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{:<28} {:>5} {:>4} {:>4} {:>4} {:>6} {:>7} {:>7} {:>6}  {:>9}  illegal moves",
+        "engine", "games", "W", "D", "L", "score", "Elo", "+/-", "LOS", "auth. s"
+    );
+    for st in standings {
+        let w = &st.wdl;
+        let score = w.score().map_or("-".into(), |s| format!("{:.1}%", 100.0 * s));
+        let err = w.elo_error().map_or("-".into(), |e| if e.is_finite() { format!("{e:.0}") } else { "inf".into() });
+        let los = w.los().map_or("-".into(), |l| format!("{:.1}%", 100.0 * l));
+        let mut t = st.authentic.clone();
+        t.sort();
+        let auth = t.get(t.len() / 2).map_or("-".into(), |d| format!("{:.2}", d.as_secs_f64()));
+        let illegal = if st.illegal.is_empty() {
+            "0".to_string()
+        } else {
+            st.illegal.iter().map(|(k, n)| format!("{n} {k}")).collect::<Vec<_>>().join(", ")
+        };
+        let _ = writeln!(
+            s,
+            "{:<28} {:>5} {:>4} {:>4} {:>4} {:>6} {:>7} {:>7} {:>6}  {:>9}  {illegal}",
+            st.name,
+            w.games(),
+            w.wins,
+            w.draws,
+            w.losses,
+            score,
+            stats::fmt_elo(w.elo()),
+            err,
+            los,
+            auth
+        );
+    }
+    s
+}
+
+use std::fmt::Write as _;

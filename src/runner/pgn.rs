@@ -1,0 +1,142 @@
+//! PGN output for the match runner: the Seven Tag Roster plus `TimeControl`,
+//! `Termination`, the engines' seeds and the opening; SAN movetext with
+//! comments on flagged moves and on how the game ended.
+
+use std::fmt::Write;
+
+use shakmaty::san::SanPlus;
+use shakmaty::{Chess, Color, Move, Position};
+
+/// A finished game, as the runner records it.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// 1-based game number in the match.
+    pub number: usize,
+    pub round: usize,
+    pub white: String,
+    pub black: String,
+    pub white_seed: u64,
+    pub black_seed: u64,
+    pub opening: String,
+    pub root: Chess,
+    pub root_fen: Option<String>,
+    /// Moves with a comment to print after each (flagged moves, times).
+    pub moves: Vec<(Move, Option<String>)>,
+    /// `1-0`, `0-1`, `1/2-1/2`.
+    pub result: String,
+    /// PGN Termination: `normal`, `rules infraction`, `time forfeit`,
+    /// `abandoned`, `adjudication`.
+    pub termination: &'static str,
+    /// Why the game ended, in words.
+    pub reason: String,
+    /// Illegal moves: side, move, kind of illegality.
+    pub illegal: Vec<(Color, String, String)>,
+    pub time_control: String,
+}
+
+impl GameRecord {
+    /// The game in PGN, ending with a blank line.
+    pub fn to_pgn(&self) -> String {
+        let mut s = String::new();
+        let tag = |s: &mut String, k: &str, v: &str| {
+            let _ = writeln!(s, "[{k} \"{}\"]", v.replace('\\', "\\\\").replace('"', "\\\""));
+        };
+        tag(&mut s, "Event", "retrochess match");
+        tag(&mut s, "Site", "retrochess");
+        // No date: the same seed and arguments give the same file, any day.
+        tag(&mut s, "Date", "????.??.??");
+        tag(&mut s, "Round", &self.round.to_string());
+        tag(&mut s, "White", &self.white);
+        tag(&mut s, "Black", &self.black);
+        tag(&mut s, "Result", &self.result);
+        if let Some(fen) = &self.root_fen {
+            tag(&mut s, "SetUp", "1");
+            tag(&mut s, "FEN", fen);
+        }
+        tag(&mut s, "Opening", &self.opening);
+        tag(&mut s, "TimeControl", &self.time_control);
+        tag(&mut s, "Termination", self.termination);
+        tag(&mut s, "WhiteSeed", &self.white_seed.to_string());
+        tag(&mut s, "BlackSeed", &self.black_seed.to_string());
+        tag(&mut s, "PlyCount", &self.moves.len().to_string());
+        s.push('\n');
+        let mut tokens = Vec::new();
+        let mut pos = self.root.clone();
+        let mut first = true;
+        for (m, comment) in &self.moves {
+            let number = pos.fullmoves().get();
+            if pos.turn().is_white() {
+                tokens.push(format!("{number}."));
+            } else if first {
+                tokens.push(format!("{number}..."));
+            }
+            first = false;
+            tokens.push(SanPlus::from_move_and_play_unchecked(&mut pos, *m).to_string());
+            if let Some(c) = comment {
+                tokens.push(format!("{{{}}}", c.replace('}', ")")));
+            }
+        }
+        tokens.push(format!("{{{}}}", self.reason.replace('}', ")")));
+        tokens.push(self.result.clone());
+        let mut line = String::new();
+        for t in tokens {
+            if !line.is_empty() && line.len() + 1 + t.len() > 79 {
+                s.push_str(&line);
+                s.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&t);
+        }
+        s.push_str(&line);
+        s.push_str("\n\n");
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::uci::UciMove;
+
+    #[test]
+    fn pgn_has_the_roster_and_round_trips() {
+        let mut pos = Chess::default();
+        let mut moves = Vec::new();
+        for u in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+            let m = u.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
+            pos.play_unchecked(m);
+            moves.push((m, None));
+        }
+        moves[1].1 = Some("a {comment}".into());
+        let rec = GameRecord {
+            number: 1,
+            round: 1,
+            white: "A \"quoted\"".into(),
+            black: "B".into(),
+            white_seed: 1,
+            black_seed: 2,
+            opening: "Fool's".into(),
+            root: Chess::default(),
+            root_fen: None,
+            moves,
+            result: "0-1".into(),
+            termination: "normal",
+            reason: "Black mates".into(),
+            illegal: vec![],
+            time_control: "-".into(),
+        };
+        let pgn = rec.to_pgn();
+        for tag in ["Event", "Site", "Date", "Round", "White", "Black", "Result", "TimeControl", "Termination", "WhiteSeed", "BlackSeed"] {
+            assert!(pgn.contains(&format!("[{tag} ")), "{tag}");
+        }
+        assert!(pgn.contains("[White \"A \\\"quoted\\\"\"]"));
+        assert!(pgn.contains("1. f3 e5 {a (comment)} 2. g4 Qh4# {Black mates} 0-1"), "{pgn}");
+        let games = crate::runner::openings::read_pgn(&pgn).unwrap();
+        assert_eq!(games.len(), 1);
+        assert_eq!(games[0].moves.len(), 4);
+        assert_eq!(games[0].result.as_deref(), Some("0-1"));
+    }
+}
