@@ -66,7 +66,8 @@ pub fn serve(
     options: EngineOptions,
     first_line: Option<String>,
 ) -> Result<(), String> {
-    let info = engines::info(engine).ok_or_else(|| EngineError::Unknown(engine.to_string()).to_string())?;
+    let info = engines::info(engine)
+        .ok_or_else(|| EngineError::Unknown(engine.to_string()).to_string())?;
     let mut worker = session::Worker::new(engine, &options)?;
     let mut front: Box<dyn FrontEnd> = match protocol {
         Protocol::Uci => Box::new(uci::Uci::new(info, options)),
@@ -78,15 +79,17 @@ pub fn serve(
     let to_main = inputs.clone();
     thread::spawn(move || {
         for job in job_rx {
-            if let Some(input) = worker.run(job) {
-                if to_main.send(input).is_err() {
-                    break;
-                }
+            if let Some(input) = worker.run(job)
+                && to_main.send(input).is_err()
+            {
+                break;
             }
         }
     });
     if let Some(first) = first_line {
-        let _ = inputs.send(Input::Line(first.trim_end_matches(['\r', '\n']).to_string()));
+        let _ = inputs.send(Input::Line(
+            first.trim_end_matches(['\r', '\n']).to_string(),
+        ));
     }
     let from_gui = inputs.clone();
     thread::spawn(move || read_lines(&from_gui));
@@ -101,10 +104,14 @@ pub fn serve(
             match action {
                 Action::Send(line) => {
                     log::debug!("<engine: {line}");
-                    writeln!(out, "{line}").and_then(|()| out.flush()).map_err(|e| format!("stdout: {e}"))?;
+                    writeln!(out, "{line}")
+                        .and_then(|()| out.flush())
+                        .map_err(|e| format!("stdout: {e}"))?;
                 }
                 Action::Note(note) => eprintln!("retrochess: {note}"),
-                Action::Job(job) => jobs.send(job).map_err(|_| "the engine thread is gone".to_string())?,
+                Action::Job(job) => jobs
+                    .send(job)
+                    .map_err(|_| "the engine thread is gone".to_string())?,
                 Action::WakeAfter(delay, token) => {
                     let timer = inputs.clone();
                     thread::spawn(move || {
@@ -130,7 +137,9 @@ fn read_lines(to_main: &mpsc::Sender<Input>) {
         match input.read_until(b'\n', &mut buf) {
             Ok(0) | Err(_) => break,
             Ok(_) => {
-                let line = String::from_utf8_lossy(&buf).trim_end_matches(['\r', '\n']).to_string();
+                let line = String::from_utf8_lossy(&buf)
+                    .trim_end_matches(['\r', '\n'])
+                    .to_string();
                 if to_main.send(Input::Line(line)).is_err() {
                     return;
                 }

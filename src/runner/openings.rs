@@ -223,13 +223,13 @@ fn read_game(tags: Vec<(String, String)>, movetext: &str) -> Result<PgnGame, Str
         tokens.push(token);
     }
     for tok in tokens {
+        if matches!(tok.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*") {
+            result = Some(tok);
+            break;
+        }
         let tok = tok.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches('.');
         if tok.is_empty() || tok.starts_with('$') {
             continue;
-        }
-        if matches!(tok, "1-0" | "0-1" | "1/2-1/2" | "*") {
-            result = Some(tok.to_string());
-            break;
         }
         let san: San = tok.trim_end_matches(['!', '?']).parse().map_err(|_| format!("cannot read move {tok:?}"))?;
         let m = san.to_move(&pos).map_err(|_| format!("illegal move {tok} after {} moves", moves.len()))?;

@@ -73,10 +73,10 @@ impl GameRecord {
             first = false;
             tokens.push(SanPlus::from_move_and_play_unchecked(&mut pos, *m).to_string());
             if let Some(c) = comment {
-                tokens.push(format!("{{{}}}", c.replace('}', ")")));
+                tokens.push(comment_token(c));
             }
         }
-        tokens.push(format!("{{{}}}", self.reason.replace('}', ")")));
+        tokens.push(comment_token(&self.reason));
         tokens.push(self.result.clone());
         let mut line = String::new();
         for t in tokens {
@@ -94,6 +94,12 @@ impl GameRecord {
         s.push_str("\n\n");
         s
     }
+}
+
+/// A PGN comment; braces inside become parentheses so the comment ends
+/// where it should.
+fn comment_token(text: &str) -> String {
+    format!("{{{}}}", text.replace('{', "(").replace('}', ")"))
 }
 
 #[cfg(test)]
