@@ -1,0 +1,980 @@
+//! UCI as a state machine over lines.
+//!
+//! Lines are parsed with `vampirc-uci`, after two repairs it needs: numbers
+//! above 255 after `depth`, `mate` and `movestogo` are clamped (it would
+//! panic parsing them into a `u8`), and unknown words before a command are
+//! skipped, as the UCI spec asks ("joho debug on" switches debug on). Lines
+//! it rejects are ignored with a note on stderr; a rejected `position` is
+//! read again by [`read_position`] to say exactly what is wrong, and
+//! accepted if it is only vampirc's grammar that is narrower than FEN (a
+//! FEN without its move counters). `go ponder` with a clock loses its
+//! `ponder` in vampirc, so `ponder` and `infinite` are also looked for among
+//! the words.
+//!
+//! Every position is checked by the arbiter before it is taken; a broken one
+//! is refused with an `info string` and the previous one kept. Every move of
+//! the program is judged against the real position (see
+//! [`session::judge_reply`]). The output before `bestmove` is one `info` line
+//! with `depth 1` (the programs here look one move ahead), the program's own
+//! score (`score cp`, from the driver's documented mapping; 0 where it keeps
+//! none, as for the tape's stored first move), `nodes` (moves the program
+//! evaluated), `nps` and `time` from host time, and `pv` with the move
+//! played; then `info string` lines with the retro detail.
+//!
+//! `debug on` adds `info string` lines on how the clock became a T-state
+//! budget and on `go` limits the programs cannot honour (`depth`, `nodes`,
+//! `mate`: they think their own fixed way).
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Color, Position};
+use vampirc_uci::{UciMessage, UciSearchControl, UciTimeControl};
+
+use super::session::{
+    self, Action, Change, Clock, Ids, IllegalPolicy, Input, Job, Limits, OptionKind, SearchRequest,
+    Searched, Settings, Speed,
+};
+use crate::arbiter::{Game, Verdict};
+use crate::engines::{EngineInfo, EngineOptions, Played};
+
+/// The words that start a GUI-to-engine command.
+const COMMANDS: [&str; 11] = [
+    "uci",
+    "debug",
+    "isready",
+    "setoption",
+    "register",
+    "ucinewgame",
+    "position",
+    "go",
+    "stop",
+    "ponderhit",
+    "quit",
+];
+
+/// How a search ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// When the program has moved (and the authentic wait, if any, is over).
+    Timed,
+    /// Only on `stop` (`go infinite`).
+    Infinite,
+    /// On `stop` or `ponderhit` (`go ponder`).
+    Ponder,
+}
+
+/// A search handed to the worker.
+#[derive(Debug)]
+struct Search {
+    id: u64,
+    /// The position searched.
+    position: Chess,
+    mode: Mode,
+    /// What the clock allows for the move.
+    limits: Limits,
+    /// `stop` came before the reply.
+    stopped: bool,
+    searchmoves: Vec<UciMove>,
+}
+
+/// Output waiting for `stop`/`ponderhit` or for the authentic-timing timer.
+#[derive(Debug)]
+struct Held {
+    mode: Mode,
+    /// The timer that releases it, if any.
+    timer: Option<u64>,
+    lines: Vec<String>,
+}
+
+/// The UCI front end.
+#[derive(Debug)]
+pub struct Uci {
+    info: &'static EngineInfo,
+    settings: Settings,
+    game: Game,
+    debug: bool,
+    searches: VecDeque<Search>,
+    held: Option<Held>,
+    ids: Ids,
+    speed: Speed,
+}
+
+impl Uci {
+    pub fn new(info: &'static EngineInfo, options: EngineOptions) -> Uci {
+        Uci {
+            info,
+            settings: Settings::new(options),
+            game: Game::new(Chess::default()),
+            debug: false,
+            searches: VecDeque::new(),
+            held: None,
+            ids: Ids::default(),
+            speed: Speed::default(),
+        }
+    }
+
+    /// Reacts to one input.
+    pub fn handle(&mut self, input: Input) -> Vec<Action> {
+        let mut out = Vec::new();
+        match input {
+            Input::Line(line) => self.line(&line, &mut out),
+            Input::Eof => out.push(Action::Quit),
+            Input::Searched(s) => self.searched(s, &mut out),
+            Input::Recreated(Ok(())) => {}
+            Input::Recreated(Err(e)) => {
+                out.push(info_string(&format!("cannot restart the engine: {e}")))
+            }
+            Input::Wake(token) => {
+                if self.held.as_ref().is_some_and(|h| h.timer == Some(token)) {
+                    self.release(&mut out);
+                }
+            }
+        }
+        out
+    }
+
+    fn line(&mut self, line: &str, out: &mut Vec<Action>) {
+        let message = match parse(line) {
+            Parsed::Empty => return,
+            Parsed::Unknown(why) => {
+                out.push(Action::Note(why));
+                return;
+            }
+            Parsed::Message {
+                message,
+                skipped,
+                words,
+            } => {
+                if !skipped.is_empty() {
+                    out.push(Action::Note(format!(
+                        "ignored unknown words before the command: {skipped}"
+                    )));
+                }
+                (message, words)
+            }
+            Parsed::Position(result) => {
+                match result {
+                    Ok(game) => self.game = game,
+                    Err(why) => {
+                        out.push(info_string(&format!(
+                            "position refused, the previous one is kept: {why}"
+                        )));
+                        out.push(Action::Note(format!("position refused: {why}")));
+                    }
+                }
+                return;
+            }
+        };
+        let (message, words) = message;
+        match message {
+            UciMessage::Uci => self.identify(out),
+            UciMessage::Debug(on) => self.debug = on,
+            UciMessage::IsReady => out.push(send("readyok")),
+            UciMessage::Register { .. } => out.push(Action::Note("no registration needed".into())),
+            UciMessage::UciNewGame => {
+                self.game = Game::new(Chess::default());
+                out.push(Action::Job(Job::NewGame));
+            }
+            UciMessage::SetOption { name, value } => self.set_option(&name, value.as_deref(), out),
+            UciMessage::Position { .. } => {} // handled as Parsed::Position
+            UciMessage::Go {
+                time_control,
+                search_control,
+            } => {
+                self.go(time_control, search_control, &words, out);
+            }
+            UciMessage::Stop => {
+                for s in &mut self.searches {
+                    s.stopped = true;
+                }
+                if self.held.is_some() {
+                    self.release(out);
+                }
+            }
+            UciMessage::PonderHit => {
+                for s in &mut self.searches {
+                    if s.mode == Mode::Ponder {
+                        s.mode = Mode::Timed;
+                    }
+                }
+                if self.held.as_ref().is_some_and(|h| h.mode == Mode::Ponder) {
+                    self.release(out);
+                }
+            }
+            UciMessage::Quit => out.push(Action::Quit),
+            other => out.push(Action::Note(format!(
+                "not a command for an engine, ignored: {other}"
+            ))),
+        }
+    }
+
+    fn identify(&self, out: &mut Vec<Action>) {
+        out.push(send(&format!(
+            "id name {}",
+            session::display_name(self.info)
+        )));
+        out.push(send(&format!("id author {}", self.info.author)));
+        for spec in self.settings.specs() {
+            let kind = match spec.kind {
+                OptionKind::Spin { default, min, max } => {
+                    format!("type spin default {default} min {min} max {max}")
+                }
+                OptionKind::Check { default } => format!("type check default {default}"),
+                OptionKind::Combo { default, vars } => {
+                    let vars: String = vars.iter().map(|v| format!(" var {v}")).collect();
+                    format!("type combo default {default}{vars}")
+                }
+                OptionKind::Text { default } => format!("type string default {default}"),
+            };
+            out.push(send(&format!("option name {} {kind}", spec.name)));
+        }
+        out.push(send(&format!(
+            "option name UCI_EngineAbout type string default {}",
+            self.about()
+        )));
+        out.push(send("uciok"));
+    }
+
+    fn about(&self) -> String {
+        format!(
+            "{} {}",
+            self.info.about, "Hosted by retrochess: every move is checked with shakmaty."
+        )
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>, out: &mut Vec<Action>) {
+        if name.eq_ignore_ascii_case("UCI_EngineAbout") {
+            out.push(Action::Note("UCI_EngineAbout is for reading only".into()));
+            return;
+        }
+        match self.settings.set(name, value) {
+            Ok(Change::Value) => {}
+            Ok(Change::Recreate) => {
+                out.push(Action::Job(Job::Recreate(self.settings.engine.clone())))
+            }
+            Err(why) => {
+                out.push(info_string(&why));
+                out.push(Action::Note(why));
+            }
+        }
+    }
+
+    fn go(
+        &mut self,
+        time_control: Option<UciTimeControl>,
+        search_control: Option<UciSearchControl>,
+        words: &[String],
+        out: &mut Vec<Action>,
+    ) {
+        if self.held.is_some() {
+            out.push(Action::Note(
+                "go while the previous search still waits: its bestmove goes first".into(),
+            ));
+            self.release(out);
+        }
+        let turn = self.game.position().turn();
+        let mut clock = Clock::default();
+        let has = |w: &str| words.iter().any(|x| x.eq_ignore_ascii_case(w));
+        let mut mode = if has("infinite") {
+            Mode::Infinite
+        } else if has("ponder") {
+            Mode::Ponder
+        } else {
+            Mode::Timed
+        };
+        match time_control {
+            Some(UciTimeControl::TimeLeft {
+                white_time,
+                black_time,
+                white_increment,
+                black_increment,
+                moves_to_go,
+            }) => {
+                let (time, inc) = match turn {
+                    Color::White => (white_time, white_increment),
+                    Color::Black => (black_time, black_increment),
+                };
+                clock.remaining = time.map(millis);
+                clock.increment = inc.map(millis).unwrap_or_default();
+                clock.moves_to_go = moves_to_go.map(u32::from);
+            }
+            Some(UciTimeControl::MoveTime(t)) => clock.move_time = Some(millis(t)),
+            Some(UciTimeControl::Infinite) => mode = Mode::Infinite,
+            Some(UciTimeControl::Ponder) => mode = Mode::Ponder,
+            None => {}
+        }
+        let mut searchmoves = Vec::new();
+        if let Some(sc) = search_control {
+            let ignored: Vec<String> = [
+                sc.depth.map(|d| format!("depth {d}")),
+                sc.nodes.map(|n| format!("nodes {n}")),
+                sc.mate.map(|m| format!("mate {m}")),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            if !ignored.is_empty() && self.debug {
+                out.push(info_string(&format!(
+                    "{} ignored: the program always thinks its own fixed way",
+                    ignored.join(", ")
+                )));
+            }
+            searchmoves = sc
+                .search_moves
+                .iter()
+                .filter_map(|m| m.to_string().parse::<UciMove>().ok())
+                .collect();
+        }
+        let limits = clock.limits();
+        let budget = self.speed.budget(limits.ceiling);
+        if self.debug {
+            out.push(info_string(&format!(
+                "budget {budget} T-states ({} allowed, host emulates ~{:.0} MHz)",
+                limits.ceiling.map_or("no limit".to_string(), |l| format!(
+                    "up to {} ms",
+                    l.as_millis()
+                )),
+                self.speed.rate() / 1e6
+            )));
+        }
+        let id = self.ids.fresh();
+        let position = self.game.position().clone();
+        let search = Search {
+            id,
+            position: position.clone(),
+            mode,
+            limits,
+            stopped: false,
+            searchmoves,
+        };
+        if let Some(ending) = self
+            .game
+            .ending()
+            .filter(|_| position.legal_moves().is_empty())
+        {
+            // Nothing to ask the program: the game is over.
+            let lines = vec![
+                "info depth 0 score cp 0 nodes 0 nps 0 time 0".to_string(),
+                format!("info string no legal move: {}", ending.reason),
+                "bestmove 0000".to_string(),
+            ];
+            self.finish(&search, lines, Duration::ZERO, out);
+            return;
+        }
+        out.push(Action::Job(Job::Search(SearchRequest {
+            id,
+            root: self.game.root().clone(),
+            moves: self.game.moves().to_vec(),
+            budget,
+            screen: self.settings.show_screen,
+        })));
+        self.searches.push_back(search);
+    }
+
+    fn searched(&mut self, s: Searched, out: &mut Vec<Action>) {
+        let Some(at) = self.searches.iter().position(|x| x.id == s.id) else {
+            out.push(Action::Note(format!(
+                "a search nobody waits for finished (id {})",
+                s.id
+            )));
+            return;
+        };
+        let Some(search) = self.searches.remove(at) else {
+            return;
+        };
+        let mut lines = Vec::new();
+        let authentic = match &s.result {
+            Ok(reply) => {
+                self.speed.observe(reply.tstates, s.host);
+                let judged =
+                    session::judge_reply(&search.position, &reply.played, self.settings.illegal);
+                let ms = s.host.as_millis();
+                let nps = session::nps(reply.nodes, s.host);
+                let score = reply.score.unwrap_or(0);
+                let pv = match &reply.played {
+                    Played::Move(m) => format!(" pv {m}"),
+                    _ => String::new(),
+                };
+                lines.push(format!(
+                    "info depth 1 score cp {score} nodes {} nps {nps} time {ms}{pv}",
+                    reply.nodes
+                ));
+                if let Some(problem) = &judged.problem {
+                    lines.push(format!("info string {problem}"));
+                    if judged.send.is_none() && matches!(reply.played, Played::Move(_)) {
+                        lines.push("info string IllegalMoves is resign: resigning".to_string());
+                    }
+                }
+                if let Some(m) = &judged.send
+                    && !search.searchmoves.is_empty()
+                    && !search.searchmoves.contains(m)
+                {
+                    lines.push(format!(
+                        "info string searchmoves: the program cannot be restricted; it played {m}"
+                    ));
+                }
+                lines.push(format!("info string {}", session::describe(reply, s.host)));
+                if let Some(rows) = &s.screen {
+                    lines.extend(rows.iter().map(|r| format!("info string screen {r}")));
+                }
+                lines.push(format!(
+                    "bestmove {}",
+                    judged.send.map_or("0000".to_string(), |m| m.to_string())
+                ));
+                reply.authentic
+            }
+            Err(e) => {
+                lines.push(format!(
+                    "info depth 0 score cp 0 nodes 0 nps 0 time {}",
+                    s.host.as_millis()
+                ));
+                lines.push(format!("info string the engine failed: {e}"));
+                lines.push("bestmove 0000".to_string());
+                Duration::ZERO
+            }
+        };
+        let wait = if search.stopped {
+            Duration::ZERO
+        } else {
+            self.settings
+                .authentic_wait(authentic, s.host, search.limits.share)
+        };
+        self.finish(&search, lines, wait, out);
+    }
+
+    /// Sends a search's lines now, or holds them for `stop`/`ponderhit` or
+    /// the authentic wait.
+    fn finish(
+        &mut self,
+        search: &Search,
+        lines: Vec<String>,
+        wait: Duration,
+        out: &mut Vec<Action>,
+    ) {
+        if search.mode != Mode::Timed && !search.stopped {
+            self.held = Some(Held {
+                mode: search.mode,
+                timer: None,
+                lines,
+            });
+        } else if !wait.is_zero() && !search.stopped {
+            let token = self.ids.fresh();
+            out.push(Action::WakeAfter(wait, token));
+            self.held = Some(Held {
+                mode: Mode::Timed,
+                timer: Some(token),
+                lines,
+            });
+        } else {
+            out.extend(lines.iter().map(|l| send(l)));
+        }
+    }
+
+    fn release(&mut self, out: &mut Vec<Action>) {
+        if let Some(held) = self.held.take() {
+            out.extend(held.lines.iter().map(|l| send(l)));
+        }
+    }
+
+    /// The policy for illegal moves, for tests.
+    pub fn illegal_policy(&self) -> IllegalPolicy {
+        self.settings.illegal
+    }
+}
+
+fn send(line: &str) -> Action {
+    Action::Send(line.to_string())
+}
+
+fn info_string(text: &str) -> Action {
+    Action::Send(format!("info string {text}"))
+}
+
+fn millis(d: vampirc_uci::Duration) -> Duration {
+    Duration::from_millis(d.num_milliseconds().max(0) as u64)
+}
+
+/// A line, read.
+#[derive(Debug)]
+enum Parsed {
+    /// Blank.
+    Empty,
+    /// Nothing an engine understands; the note says why.
+    Unknown(String),
+    /// A command, with the words skipped before it and the words of the
+    /// command itself.
+    Message {
+        message: UciMessage,
+        skipped: String,
+        words: Vec<String>,
+    },
+    /// A `position` command, checked: the game it sets up, or what is wrong.
+    Position(Result<Game, String>),
+}
+
+/// Reads one line. Never lowercases it: FENs are case-sensitive.
+fn parse(line: &str) -> Parsed {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.is_empty() {
+        return Parsed::Empty;
+    }
+    let Some(start) = words.iter().position(|w| COMMANDS.contains(w)) else {
+        return Parsed::Unknown(format!("unknown command, ignored: {}", line.trim()));
+    };
+    let skipped = words[..start].join(" ");
+    let words: Vec<String> = words[start..].iter().map(|w| w.to_string()).collect();
+    let command = words[0].as_str();
+    if command == "position" {
+        return Parsed::Position(position(&words));
+    }
+    // vampirc-uci panics on numbers above 255 where it wants a u8.
+    let mut text = String::new();
+    for (i, w) in words.iter().enumerate() {
+        let clamp = command == "go"
+            && i > 0
+            && matches!(words[i - 1].as_str(), "depth" | "mate" | "movestogo")
+            && w.len() <= 3
+            && w.chars().all(|c| c.is_ascii_digit());
+        if i > 0 {
+            text.push(' ');
+        }
+        match w.parse::<u32>() {
+            Ok(n) if clamp && n > 255 => text.push_str("255"),
+            _ => text.push_str(w),
+        }
+    }
+    let parsed = std::panic::catch_unwind(|| vampirc_uci::parse_strict(&text));
+    match parsed {
+        Ok(Ok(mut messages)) if messages.len() == 1 => match messages.pop() {
+            Some(message) => Parsed::Message {
+                message,
+                skipped,
+                words,
+            },
+            None => Parsed::Unknown(format!("malformed {command}, ignored: {text}")),
+        },
+        Ok(Ok(_)) => Parsed::Unknown(format!("malformed {command}, ignored: {text}")),
+        Ok(Err(e)) => Parsed::Unknown(format!(
+            "malformed {command}, ignored: {text} ({})",
+            pest_summary(&e.to_string())
+        )),
+        Err(_) => Parsed::Unknown(format!(
+            "malformed {command}, ignored: {text} (parser failure)"
+        )),
+    }
+}
+
+/// The gist of a pest error: the column and what was expected.
+fn pest_summary(error: &str) -> String {
+    let at = error
+        .lines()
+        .next()
+        .and_then(|l| l.trim().strip_prefix("--> "))
+        .unwrap_or("?");
+    let what = error
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("= "))
+        .unwrap_or("syntax error");
+    format!("at {at}: {what}")
+}
+
+/// Checks a `position` command (its words, `position` first): vampirc's
+/// reading if it accepts the line, ours otherwise, then shakmaty's verdict
+/// on the FEN and on every move.
+fn position(words: &[String]) -> Result<Game, String> {
+    let text = words.join(" ");
+    let (fen, moves): (Option<String>, Vec<String>) =
+        match std::panic::catch_unwind(|| vampirc_uci::parse_strict(&text)) {
+            Ok(Ok(messages)) => match messages.as_slice() {
+                [
+                    UciMessage::Position {
+                        startpos,
+                        fen,
+                        moves,
+                    },
+                ] => (
+                    if *startpos {
+                        None
+                    } else {
+                        fen.as_ref().map(|f| f.as_str().trim().to_string())
+                    },
+                    moves.iter().map(|m| m.to_string()).collect(),
+                ),
+                _ => read_position(words)?,
+            },
+            _ => read_position(words)?,
+        };
+    let root = match fen {
+        None => Chess::default(),
+        Some(fen) => {
+            let parsed: Fen = fen
+                .parse()
+                .map_err(|e| format!("broken FEN {fen:?}: {e}"))?;
+            parsed
+                .into_position(CastlingMode::Standard)
+                .map_err(|e| format!("impossible position {fen:?}: {e}"))?
+        }
+    };
+    let mut game = Game::new(root);
+    for (i, word) in moves.iter().enumerate() {
+        let uci: UciMove = word
+            .parse()
+            .map_err(|_| format!("move {} {word:?} is not a move", i + 1))?;
+        if let Verdict::Illegal(_, why) = game.play_uci(&uci) {
+            return Err(format!("move {} {word} is illegal: {why}", i + 1));
+        }
+    }
+    Ok(game)
+}
+
+/// Our own reading of `position startpos|fen … [moves …]`, for lines
+/// vampirc rejects: the FEN (`None` for startpos) and the move words.
+///
+/// # Errors
+/// What is wrong with the line's shape.
+pub fn read_position(words: &[String]) -> Result<(Option<String>, Vec<String>), String> {
+    let rest = &words[1.min(words.len())..];
+    let moves_at = rest.iter().position(|w| w == "moves");
+    let (head, moves) = match moves_at {
+        Some(i) => (&rest[..i], rest[i + 1..].to_vec()),
+        None => (rest, Vec::new()),
+    };
+    match head.split_first() {
+        Some((first, [])) if first == "startpos" => Ok((None, moves)),
+        Some((first, fen)) if first == "fen" && !fen.is_empty() => Ok((Some(fen.join(" ")), moves)),
+        Some((first, _)) if first == "fen" => Err("position fen without a FEN".to_string()),
+        Some((first, extra)) if first == "startpos" => Err(format!(
+            "unexpected {:?} after startpos (expected moves)",
+            extra.join(" ")
+        )),
+        Some((first, _)) => Err(format!("expected startpos or fen, found {first:?}")),
+        None => Err("position without startpos or fen".to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engines::{self, InputPath, Reply};
+
+    fn uci() -> Uci {
+        Uci::new(
+            engines::info("1k-zx-chess").unwrap(),
+            EngineOptions::default(),
+        )
+    }
+
+    fn sent(actions: &[Action]) -> Vec<String> {
+        actions
+            .iter()
+            .filter_map(|a| match a {
+                Action::Send(l) => Some(l.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn feed(u: &mut Uci, line: &str) -> Vec<Action> {
+        u.handle(Input::Line(line.to_string()))
+    }
+
+    fn reply(uci: &str) -> Reply {
+        Reply {
+            played: Played::Move(uci.parse().unwrap()),
+            score: Some(300),
+            nodes: 300,
+            tstates: 6_000_000,
+            authentic: Duration::from_secs(7),
+            path: InputPath::Injected("test".into()),
+        }
+    }
+
+    fn searched(id: u64, played: Reply) -> Input {
+        Input::Searched(Searched {
+            id,
+            result: Ok(played),
+            host: Duration::from_millis(12),
+            screen: None,
+        })
+    }
+
+    fn job(actions: &[Action]) -> Option<&SearchRequest> {
+        actions.iter().find_map(|a| match a {
+            Action::Job(Job::Search(r)) => Some(r),
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn handshake_as_cutechess_sees_it() {
+        let mut u = uci();
+        let lines = sent(&feed(&mut u, "uci"));
+        assert!(lines[0].starts_with("id name 1K ZX Chess (David Horne, 1982) via retrochess "));
+        assert_eq!(lines[1], "id author David Horne");
+        for name in [
+            "Seed",
+            "Opening",
+            "IllegalMoves",
+            "AuthenticTiming",
+            "TimeScale",
+            "ShowScreen",
+            "UCI_EngineAbout",
+        ] {
+            assert!(
+                lines
+                    .iter()
+                    .any(|l| l.starts_with(&format!("option name {name} type "))),
+                "{name}"
+            );
+        }
+        assert_eq!(lines.last().unwrap(), "uciok");
+        for (line, want) in [
+            ("isready", vec!["readyok"]),
+            ("  isready  ", vec!["readyok"]),
+            ("joho isready", vec!["readyok"]),
+            ("setoption name Seed value 7", vec![]),
+            ("ucinewgame", vec![]),
+            ("debug on", vec![]),
+        ] {
+            assert_eq!(sent(&feed(&mut u, line)), want, "{line}");
+        }
+        assert!(u.debug);
+        assert_eq!(u.settings.engine.seed, 7);
+    }
+
+    #[test]
+    fn bad_input_is_ignored_with_a_note() {
+        let mut u = uci();
+        let table = [
+            "",
+            "   ",
+            "hello world",
+            "go depth",
+            "setoption",
+            "setoption name",
+            "debug maybe",
+            "ISREADY?",
+            "go wtime x",
+            "\u{0}\u{1}\u{7f}",
+            "position",
+            "bestmove e2e4",
+        ];
+        for line in table {
+            let actions = feed(&mut u, line);
+            assert!(job(&actions).is_none(), "{line:?} must not search");
+            assert!(
+                !sent(&actions).iter().any(|l| l.starts_with("bestmove")),
+                "{line:?}"
+            );
+        }
+        // Numbers vampirc would panic on.
+        let actions = feed(&mut u, "go depth 300 movestogo 999 mate 256");
+        assert!(job(&actions).is_some());
+    }
+
+    #[test]
+    fn positions_are_checked() {
+        let mut u = uci();
+        let ok = [
+            ("position startpos", 0),
+            ("position startpos moves e2e4 e7e5 g1f3", 3),
+            (
+                "position fen rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1 moves c7c5",
+                1,
+            ),
+            (
+                "position fen 4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1 moves e1g1",
+                1,
+            ),
+            // FEN without counters: vampirc refuses it, shakmaty reads it.
+            ("position fen 4k3/8/8/8/8/8/8/4K2R w K - moves h1h8", 1),
+            ("position startpos moves", 0),
+            (
+                "position startpos moves e2e4 e7e5 e1e2 e8e7 e2e1 e7e8 e1e2 e8e7 e2e1 e7e8",
+                10,
+            ),
+        ];
+        for (line, n) in ok {
+            let actions = feed(&mut u, line);
+            assert!(sent(&actions).is_empty(), "{line}: {actions:?}");
+            assert_eq!(u.game.moves().len(), n, "{line}");
+        }
+        feed(&mut u, "position startpos moves e2e4");
+        let bad = [
+            (
+                "position startpos moves e2e4 e7e5 e1e3",
+                "move 3 e1e3 is illegal: not a legal king move from e1 to e3",
+            ),
+            (
+                "position startpos moves e2e5",
+                "move 1 e2e5 is illegal: not a legal pawn move",
+            ),
+            (
+                "position startpos moves e2e4 foo",
+                "move 2 \"foo\" is not a move",
+            ),
+            (
+                "position fen 8/8/8/8/8/8/8/4K3 w - - 0 1",
+                "impossible position",
+            ),
+            (
+                "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+                "broken FEN",
+            ),
+            ("position fen", "position fen without a FEN"),
+            ("position start", "expected startpos or fen"),
+            (
+                "position startpos e2e4",
+                "unexpected \"e2e4\" after startpos",
+            ),
+            (
+                "position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 moves e1e2 e8e8",
+                "move 2 e8e8 is illegal",
+            ),
+        ];
+        for (line, want) in bad {
+            let lines = sent(&feed(&mut u, line));
+            assert_eq!(lines.len(), 1, "{line}");
+            assert!(
+                lines[0].starts_with("info string position refused"),
+                "{line}: {lines:?}"
+            );
+            assert!(lines[0].contains(want), "{line}: {} lacks {want}", lines[0]);
+            assert_eq!(
+                u.game.moves().len(),
+                1,
+                "{line}: the previous position stays"
+            );
+        }
+    }
+
+    #[test]
+    fn a_search_and_its_output() {
+        let mut u = uci();
+        feed(&mut u, "position startpos moves e2e4");
+        let actions = feed(&mut u, "go wtime 60000 btime 60000 winc 1000 binc 1000");
+        let request = job(&actions).unwrap();
+        assert_eq!(request.moves.len(), 1);
+        assert!(
+            request.budget > 6_000_000,
+            "the clock allows far more than a move needs"
+        );
+        let id = request.id;
+        assert_eq!(
+            sent(&feed(&mut u, "isready")),
+            ["readyok"],
+            "answered while thinking"
+        );
+        let lines = sent(&u.handle(searched(id, reply("e7e5"))));
+        assert_eq!(
+            lines[0],
+            "info depth 1 score cp 300 nodes 300 nps 25000 time 12 pv e7e5"
+        );
+        assert!(lines[1].starts_with(
+            "info string 6000000 T-states in 12 ms of host time; authentic thinking time 7.0 s"
+        ));
+        assert_eq!(lines.last().unwrap(), "bestmove e7e5");
+    }
+
+    #[test]
+    fn illegal_moves_follow_the_policy() {
+        let mut u = uci();
+        let fen = "position fen 4k3/8/8/6B1/8/8/8/4K3 b - - 0 1";
+        feed(&mut u, fen);
+        let id = job(&feed(&mut u, "go movetime 1000")).unwrap().id;
+        let lines = sent(&u.handle(searched(id, reply("e8d8"))));
+        assert!(lines.contains(
+            &"info string illegal move e8d8: king moves into check from g5 bishop".to_string()
+        ));
+        assert_eq!(lines.last().unwrap(), "bestmove e8d8");
+        feed(&mut u, "setoption name IllegalMoves value resign");
+        assert_eq!(u.illegal_policy(), IllegalPolicy::Resign);
+        let id = job(&feed(&mut u, "go movetime 1000")).unwrap().id;
+        let lines = sent(&u.handle(searched(id, reply("e8d8"))));
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("king moves into check from g5 bishop"))
+        );
+        assert_eq!(lines.last().unwrap(), "bestmove 0000");
+        // Dead end and hang.
+        let id = job(&feed(&mut u, "go")).unwrap().id;
+        let mut dead = reply("e8e7");
+        dead.played = Played::DeadEnd;
+        let lines = sent(&u.handle(searched(id, dead)));
+        assert!(lines.iter().any(|l| l.contains("dead end")), "{lines:?}");
+        assert_eq!(lines.last().unwrap(), "bestmove 0000");
+    }
+
+    #[test]
+    fn infinite_waits_for_stop_and_ponder_for_ponderhit() {
+        let mut u = uci();
+        feed(&mut u, "position startpos moves d2d4");
+        let id = job(&feed(&mut u, "go infinite")).unwrap().id;
+        assert!(
+            sent(&u.handle(searched(id, reply("d7d5")))).is_empty(),
+            "bestmove waits for stop"
+        );
+        assert_eq!(sent(&feed(&mut u, "isready")), ["readyok"]);
+        assert_eq!(sent(&feed(&mut u, "stop")).last().unwrap(), "bestmove d7d5");
+        assert!(
+            sent(&feed(&mut u, "stop")).is_empty(),
+            "a second stop sends nothing"
+        );
+        // stop before the reply arrives.
+        let id = job(&feed(&mut u, "go infinite")).unwrap().id;
+        assert!(sent(&feed(&mut u, "stop")).is_empty());
+        assert_eq!(
+            sent(&u.handle(searched(id, reply("d7d5")))).last().unwrap(),
+            "bestmove d7d5"
+        );
+        // Ponder (vampirc drops the word when a clock follows).
+        let id = job(&feed(&mut u, "go ponder wtime 1000 btime 1000"))
+            .unwrap()
+            .id;
+        assert!(sent(&u.handle(searched(id, reply("d7d5")))).is_empty());
+        assert_eq!(
+            sent(&feed(&mut u, "ponderhit")).last().unwrap(),
+            "bestmove d7d5"
+        );
+    }
+
+    #[test]
+    fn authentic_timing_holds_the_move() {
+        let mut u = uci();
+        feed(&mut u, "setoption name AuthenticTiming value true");
+        feed(&mut u, "setoption name TimeScale value 10");
+        feed(&mut u, "position startpos moves e2e4");
+        let id = job(&feed(&mut u, "go movetime 500")).unwrap().id;
+        let actions = u.handle(searched(id, reply("e7e5")));
+        let (wait, token) = actions
+            .iter()
+            .find_map(|a| match a {
+                Action::WakeAfter(d, t) => Some((*d, *t)),
+                _ => None,
+            })
+            .unwrap();
+        // 7 s × 10 % = 700 ms, capped by the 470 ms share of the clock, less the 12 ms spent.
+        assert_eq!(wait, Duration::from_millis(458));
+        assert!(sent(&actions).is_empty());
+        assert!(sent(&u.handle(Input::Wake(token + 1))).is_empty());
+        assert_eq!(
+            sent(&u.handle(Input::Wake(token))).last().unwrap(),
+            "bestmove e7e5"
+        );
+    }
+
+    #[test]
+    fn game_over_needs_no_engine() {
+        let mut u = uci();
+        feed(&mut u, "position startpos moves f2f3 e7e5 g2g4 d8h4");
+        let actions = feed(&mut u, "go movetime 100");
+        assert!(job(&actions).is_none());
+        let lines = sent(&actions);
+        assert!(lines.contains(&"info string no legal move: checkmate".to_string()));
+        assert_eq!(lines.last().unwrap(), "bestmove 0000");
+    }
+}
