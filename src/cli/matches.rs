@@ -27,11 +27,18 @@ pub struct MatchArgs {
     /// Openings from an EPD or PGN file (default: a built-in balanced set of 10).
     #[arg(long, value_name = "FILE")]
     openings: Option<std::path::PathBuf>,
-    /// Time control: SECONDS[+INC], MOVES/SECONDS[+INC] or inf. External engines
-    /// run on the wall clock, retro engines on their machine's authentic time.
-    /// Default: retro engines unlimited, external engines 10+0.1.
+    /// Time control of external engines (wall clock): SECONDS[+INC], MOVES/SECONDS[+INC]
+    /// or inf. Default 10+0.1.
     #[arg(long)]
     tc: Option<String>,
+    /// Emulated T-state budget per move of a retro engine; past it the engine
+    /// counts as hung and loses on time.
+    #[arg(long, value_name = "T", default_value_t = retrochess::engines::DEFAULT_BUDGET)]
+    tstates: u64,
+    /// Hold retro engines to --tc too, counted in their original machine's
+    /// authentic time (1K ZX Chess needs about 7 s a move).
+    #[arg(long)]
+    authentic_clock: bool,
     /// Append each game to this PGN file as soon as it ends.
     #[arg(long, value_name = "FILE")]
     pgn: Option<std::path::PathBuf>,
@@ -77,13 +84,14 @@ pub fn run(args: &MatchArgs, options: &EngineOptions) -> Result<(), String> {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         openings,
         tc,
+        authentic_clock: args.authentic_clock,
         seed: options.seed,
         illegal: match args.illegal {
             Illegal::Forfeit => IllegalPolicy::Forfeit,
             Illegal::Continue => IllegalPolicy::Continue,
         },
         max_plies: args.max_plies,
-        engine_options: options.clone(),
+        engine_options: EngineOptions { budget: args.tstates, ..options.clone() },
         startup: Duration::from_secs_f64(args.startup),
     };
     let mut file = match &args.pgn {

@@ -34,6 +34,10 @@ use pgn::GameRecord;
 use player::{PlayerSpec, Turn};
 use stats::Wdl;
 
+/// External engines' time control when none is given.
+pub const DEFAULT_EXTERNAL_TC: TimeControl =
+    TimeControl::Clock { moves: None, base: Duration::from_secs(10), increment: Duration::from_millis(100) };
+
 /// What to do when an engine plays an illegal move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum IllegalPolicy {
@@ -56,8 +60,12 @@ pub struct MatchConfig {
     pub rounds: usize,
     pub concurrency: usize,
     pub openings: Vec<Opening>,
-    /// Time control; `None`: retro engines unlimited, external ones 10+0.1.
+    /// Wall-clock time control of external engines (`None`: 10+0.1).
     pub tc: Option<TimeControl>,
+    /// Also hold retro engines to `tc`, on their machine's authentic time.
+    /// Otherwise a retro engine's limit is its per-move T-state budget
+    /// (`engine_options.budget`), past which it counts as hung.
+    pub authentic_clock: bool,
     pub seed: u64,
     pub illegal: IllegalPolicy,
     pub max_plies: usize,
@@ -231,9 +239,10 @@ fn play_game(config: &MatchConfig, p: &Pairing) -> (GameRecord, [Vec<Duration>; 
     let tcs: Vec<TimeControl> = specs
         .iter()
         .map(|s| match config.tc {
+            _ if s.is_retro() && !config.authentic_clock => TimeControl::Infinite,
             Some(tc) => tc,
             None if s.is_retro() => TimeControl::Infinite,
-            None => TimeControl::Clock { moves: None, base: Duration::from_secs(10), increment: Duration::from_millis(100) },
+            None => DEFAULT_EXTERNAL_TC,
         })
         .collect();
     let mut clocks = [Clock::new(tcs[0]), Clock::new(tcs[1])];
@@ -252,10 +261,11 @@ fn play_game(config: &MatchConfig, p: &Pairing) -> (GameRecord, [Vec<Duration>; 
         termination: "unterminated",
         reason: String::new(),
         illegal: Vec::new(),
-        time_control: match config.tc {
-            Some(tc) => tc.to_string(),
-            None => "-".to_string(),
-        },
+        time_control: tcs
+            .iter()
+            .find(|tc| **tc != TimeControl::Infinite)
+            .map_or("-".to_string(), |tc| tc.to_string()),
+        retro_budget: specs.iter().any(|s| s.is_retro()).then_some(config.engine_options.budget),
     };
     let mut times: [Vec<Duration>; 2] = [Vec::new(), Vec::new()];
     let mut game = Game::new(opening.root.clone());
@@ -314,7 +324,8 @@ fn play_game(config: &MatchConfig, p: &Pairing) -> (GameRecord, [Vec<Duration>; 
                 break;
             }
             Turn::Hung(why) => {
-                end(&mut record, side, "abandoned", why);
+                let termination = if why.contains("budget") { "time forfeit" } else { "abandoned" };
+                end(&mut record, side, termination, why);
                 break;
             }
             Turn::Disconnected(why) => {

@@ -32,6 +32,8 @@ pub struct GameRecord {
     /// Illegal moves: side, move, kind of illegality.
     pub illegal: Vec<(Color, String, String)>,
     pub time_control: String,
+    /// The per-move T-state budget of the retro engines, if any played.
+    pub retro_budget: Option<u64>,
 }
 
 impl GameRecord {
@@ -56,6 +58,9 @@ impl GameRecord {
         tag(&mut s, "Opening", &self.opening);
         tag(&mut s, "TimeControl", &self.time_control);
         tag(&mut s, "Termination", self.termination);
+        if let Some(budget) = self.retro_budget {
+            tag(&mut s, "RetroBudget", &format!("{budget} T-states per move"));
+        }
         tag(&mut s, "WhiteSeed", &self.white_seed.to_string());
         tag(&mut s, "BlackSeed", &self.black_seed.to_string());
         tag(&mut s, "PlyCount", &self.moves.len().to_string());
@@ -133,6 +138,7 @@ mod tests {
             reason: "Black mates".into(),
             illegal: vec![],
             time_control: "-".into(),
+            retro_budget: None,
         };
         let pgn = rec.to_pgn();
         for tag in ["Event", "Site", "Date", "Round", "White", "Black", "Result", "TimeControl", "Termination", "WhiteSeed", "BlackSeed"] {
