@@ -146,15 +146,24 @@ fn main() -> ExitCode {
     let options = cli.options.options();
     let top = cli.engine;
     // `--engine` may stand before or after the subcommand.
-    let pick = |e: Option<String>| e.or_else(|| top.clone()).unwrap_or_else(|| DEFAULT_ENGINE.to_string());
+    let pick = |e: Option<String>| {
+        e.or_else(|| top.clone())
+            .unwrap_or_else(|| DEFAULT_ENGINE.to_string())
+    };
     let result = match cli.command {
-        Some(Command::Uci { engine }) => protocol::serve(Protocol::Uci, &pick(engine), options, None),
+        Some(Command::Uci { engine }) => {
+            protocol::serve(Protocol::Uci, &pick(engine), options, None)
+        }
         Some(Command::Xboard { engine }) => {
             protocol::serve(Protocol::Xboard, &pick(engine), options, None)
         }
         None => detect_and_serve(&pick(None), options),
         Some(Command::Match(args)) => cli::matches::run(&args, &options),
-        Some(Command::Play { engine, color, ansi }) => {
+        Some(Command::Play {
+            engine,
+            color,
+            ansi,
+        }) => {
             let person = match color {
                 Side::White => shakmaty::Color::White,
                 Side::Black => shakmaty::Color::Black,

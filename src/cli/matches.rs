@@ -60,10 +60,15 @@ enum Illegal {
 }
 
 pub fn run(args: &MatchArgs, options: &EngineOptions) -> Result<(), String> {
-    let players = args.engines.iter().map(|s| s.parse()).collect::<Result<Vec<_>, String>>()?;
+    let players = args
+        .engines
+        .iter()
+        .map(|s| s.parse())
+        .collect::<Result<Vec<_>, String>>()?;
     let openings = match &args.openings {
         Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
             openings::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?
         }
         None => openings::built_in(),
@@ -91,7 +96,10 @@ pub fn run(args: &MatchArgs, options: &EngineOptions) -> Result<(), String> {
             Illegal::Continue => IllegalPolicy::Continue,
         },
         max_plies: args.max_plies,
-        engine_options: EngineOptions { budget: args.tstates, ..options.clone() },
+        engine_options: EngineOptions {
+            budget: args.tstates,
+            ..options.clone()
+        },
         startup: Duration::from_secs_f64(args.startup),
     };
     let mut file = match &args.pgn {
@@ -125,11 +133,18 @@ pub fn run(args: &MatchArgs, options: &EngineOptions) -> Result<(), String> {
         "{} games in {:.1} s{}",
         report.games.len(),
         started.elapsed().as_secs_f64(),
-        args.pgn.as_ref().map_or(String::new(), |p| format!(", PGN appended to {}", p.display()))
+        args.pgn.as_ref().map_or(String::new(), |p| format!(
+            ", PGN appended to {}",
+            p.display()
+        ))
     );
     Ok(())
 }
 
 fn live(standings: &[Standing]) -> String {
-    standings.iter().map(|s| format!("{} {}", s.name, s.wdl.points())).collect::<Vec<_>>().join("  ")
+    standings
+        .iter()
+        .map(|s| format!("{} {}", s.name, s.wdl.points()))
+        .collect::<Vec<_>>()
+        .join("  ")
 }

@@ -95,6 +95,11 @@ pub struct Hooks {
     pub chosen: u16,
     /// `genlis`.
     pub genlis: u16,
+    /// `blamov`, the chooser's entry (the candidate list is complete).
+    pub blamov: u16,
+    /// `evaexi`, where each candidate's evaluation is in A (also reached
+    /// directly by the full build's rank-6 rule).
+    pub evaexi: u16,
 }
 
 /// One build of the reconstruction.
@@ -130,6 +135,8 @@ pub static BUILDS: [Build; 2] = [
             whomov: 0x7B08,
             chosen: 0x7BDD,
             genlis: 0x7C21,
+            blamov: 0x7B97,
+            evaexi: 0x7BD2,
         },
     },
     Build {
@@ -148,12 +155,14 @@ pub static BUILDS: [Build; 2] = [
             whomov: 0x7B08,
             chosen: 0x7BBB,
             genlis: 0x7BDB,
+            blamov: 0x7B7E,
+            evaexi: 0x7BB0,
         },
     },
 ];
 
 /// Bytes that identify the program at its hooks.
-fn signature(build: &Build) -> [(u16, Vec<u8>); 3] {
+fn signature(build: &Build) -> [(u16, Vec<u8>); 4] {
     let g = build.hooks.genlis.to_le_bytes();
     [
         (
@@ -164,6 +173,8 @@ fn signature(build: &Build) -> [(u16, Vec<u8>); 3] {
         (build.hooks.chosen, vec![0xC1, 0x26, 0x80, 0x68]),
         // ld l,$FF; ld de,$8278
         (build.hooks.genlis, vec![0x2E, 0xFF, 0x11, 0x78, 0x82]),
+        // evaexi: pop hl; pop bc; cp c
+        (build.hooks.evaexi, vec![0xE1, 0xC1, 0xB9]),
     ]
 }
 

@@ -12,7 +12,11 @@ use std::time::Duration;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimeControl {
     Infinite,
-    Clock { moves: Option<u32>, base: Duration, increment: Duration },
+    Clock {
+        moves: Option<u32>,
+        base: Duration,
+        increment: Duration,
+    },
 }
 
 impl std::str::FromStr for TimeControl {
@@ -22,18 +26,31 @@ impl std::str::FromStr for TimeControl {
         if s == "inf" {
             return Ok(TimeControl::Infinite);
         }
-        let bad = || format!("bad time control {s:?}: use SECONDS[+INC], MOVES/SECONDS[+INC] or inf");
+        let bad =
+            || format!("bad time control {s:?}: use SECONDS[+INC], MOVES/SECONDS[+INC] or inf");
         let (moves, rest) = match s.split_once('/') {
-            Some((m, r)) => (Some(m.parse::<u32>().ok().filter(|&m| m > 0).ok_or_else(bad)?), r),
+            Some((m, r)) => (
+                Some(m.parse::<u32>().ok().filter(|&m| m > 0).ok_or_else(bad)?),
+                r,
+            ),
             None => (None, s),
         };
         let (base, inc) = match rest.split_once('+') {
             Some((b, i)) => (b, i),
             None => (rest, "0"),
         };
-        let secs = |t: &str| t.parse::<f64>().ok().filter(|x| x.is_finite() && *x >= 0.0).map(Duration::from_secs_f64);
+        let secs = |t: &str| {
+            t.parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x >= 0.0)
+                .map(Duration::from_secs_f64)
+        };
         let base = secs(base).filter(|b| !b.is_zero()).ok_or_else(bad)?;
-        Ok(TimeControl::Clock { moves, base, increment: secs(inc).ok_or_else(bad)? })
+        Ok(TimeControl::Clock {
+            moves,
+            base,
+            increment: secs(inc).ok_or_else(bad)?,
+        })
     }
 }
 
@@ -42,7 +59,11 @@ impl std::fmt::Display for TimeControl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             TimeControl::Infinite => write!(f, "-"),
-            TimeControl::Clock { moves, base, increment } => {
+            TimeControl::Clock {
+                moves,
+                base,
+                increment,
+            } => {
                 if let Some(m) = moves {
                     write!(f, "{m}/")?;
                 }
@@ -72,7 +93,11 @@ impl Clock {
             TimeControl::Infinite => None,
             TimeControl::Clock { base, .. } => Some(base),
         };
-        Clock { tc, left, moves_made: 0 }
+        Clock {
+            tc,
+            left,
+            moves_made: 0,
+        }
     }
 
     /// Moves to go until the next time control, if the control has one.
@@ -99,10 +124,14 @@ impl Clock {
         }
         let mut left = left - used + self.increment();
         self.moves_made += 1;
-        if let TimeControl::Clock { moves: Some(m), base, .. } = self.tc {
-            if self.moves_made % m == 0 {
-                left += base;
-            }
+        if let TimeControl::Clock {
+            moves: Some(m),
+            base,
+            ..
+        } = self.tc
+            && self.moves_made.is_multiple_of(m)
+        {
+            left += base;
         }
         self.left = Some(left);
         true
@@ -127,7 +156,11 @@ mod tests {
         assert!(c.charge(Duration::from_secs(4)));
         assert_eq!(c.left, Some(Duration::from_secs(7)));
         assert!(c.charge(Duration::from_secs(4)));
-        assert_eq!(c.left, Some(Duration::from_secs(14)), "new period adds the base");
+        assert_eq!(
+            c.left,
+            Some(Duration::from_secs(14)),
+            "new period adds the base"
+        );
         assert!(!c.charge(Duration::from_secs(15)));
         assert_eq!(c.left, Some(Duration::ZERO));
         let mut inf = Clock::new(TimeControl::Infinite);

@@ -100,11 +100,17 @@ impl External {
 
     fn send(&mut self, line: &str) -> bool {
         debug!(">{}: {line}", self.name);
-        writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush()).is_ok()
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .is_ok()
     }
 
     /// The first line, within `timeout`, for which `pick` gives a value.
-    fn wait_for<T>(&mut self, timeout: Duration, mut pick: impl FnMut(&str) -> Option<T>) -> Result<T, Wait> {
+    fn wait_for<T>(
+        &mut self,
+        timeout: Duration,
+        mut pick: impl FnMut(&str) -> Option<T>,
+    ) -> Result<T, Wait> {
         let deadline = Instant::now() + timeout;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
@@ -123,12 +129,16 @@ impl External {
     fn handshake(&mut self, options: &[(String, String)], startup: Duration) -> Result<(), String> {
         let fail = |name: &str, what: &str, w: Wait| match w {
             Wait::Closed => format!("{name} exited before {what}"),
-            Wait::Timeout => format!("{name} did not answer {what} within {:.1} s", startup.as_secs_f64()),
+            Wait::Timeout => format!(
+                "{name} did not answer {what} within {:.1} s",
+                startup.as_secs_f64()
+            ),
         };
         match self.proto {
             Proto::Uci => {
                 self.send("uci");
-                self.wait_for(startup, |l| (l == "uciok").then_some(())).map_err(|w| fail(&self.name, "uci", w))?;
+                self.wait_for(startup, |l| (l == "uciok").then_some(()))
+                    .map_err(|w| fail(&self.name, "uci", w))?;
                 for (k, v) in options {
                     self.send(&format!("setoption name {k} value {v}"));
                 }
@@ -180,24 +190,40 @@ impl External {
         match w {
             Wait::Closed => Turn::Disconnected(format!("{} disconnects", self.name)),
             Wait::Timeout => Turn::Stalled(match clock.left {
-                Some(left) => format!("{} stalls: no move within its {:.2} s left", self.name, left.as_secs_f64()),
+                Some(left) => format!(
+                    "{} stalls: no move within its {:.2} s left",
+                    self.name,
+                    left.as_secs_f64()
+                ),
                 None => format!("{} stalls", self.name),
             }),
         }
     }
 
-    fn go_uci(&mut self, root: &Chess, moves: &[Move], clock: &Clock, other: &Clock, white: bool) -> Turn {
+    fn go_uci(
+        &mut self,
+        root: &Chess,
+        moves: &[Move],
+        clock: &Clock,
+        other: &Clock,
+        white: bool,
+    ) -> Turn {
         if !self.in_game {
             self.in_game = true;
             self.send("ucinewgame");
             self.send("isready");
-            if let Err(w) = self.wait_for(Duration::from_secs(10), |l| (l == "readyok").then_some(())) {
+            if let Err(w) =
+                self.wait_for(Duration::from_secs(10), |l| (l == "readyok").then_some(()))
+            {
                 return self.outcome_of_wait(w, clock);
             }
         }
         let mut line = match root == &Chess::default() {
             true => "position startpos".to_string(),
-            false => format!("position fen {}", Fen::from_position(root, EnPassantMode::Legal)),
+            false => format!(
+                "position fen {}",
+                Fen::from_position(root, EnPassantMode::Legal)
+            ),
         };
         if !moves.is_empty() {
             line.push_str(" moves");
@@ -211,7 +237,11 @@ impl External {
         }
         let go = match (clock.left, other.left) {
             (Some(mine), Some(theirs)) => {
-                let (w, b) = if white { (mine, theirs) } else { (theirs, mine) };
+                let (w, b) = if white {
+                    (mine, theirs)
+                } else {
+                    (theirs, mine)
+                };
                 let ms = |d: Duration| d.as_millis();
                 let mut go = format!(
                     "go wtime {} btime {} winc {} binc {}",
@@ -229,12 +259,19 @@ impl External {
         };
         self.send(&go);
         let limit = clock.left.unwrap_or(MOVETIME_WITHOUT_CLOCK) + GRACE;
-        match self.wait_for(limit, |l| l.strip_prefix("bestmove").map(|r| r.split_whitespace().next().unwrap_or("").to_string())) {
+        match self.wait_for(limit, |l| {
+            l.strip_prefix("bestmove")
+                .map(|r| r.split_whitespace().next().unwrap_or("").to_string())
+        }) {
             Ok(best) if best == "0000" || best == "(none)" || best.is_empty() => {
                 Turn::Resign(format!("{} has no move ({best})", self.name))
             }
             Ok(best) => match best.parse::<UciMove>() {
-                Ok(uci) => Turn::Move { uci, authentic: None, comment: None },
+                Ok(uci) => Turn::Move {
+                    uci,
+                    authentic: None,
+                    comment: None,
+                },
                 Err(_) => Turn::Resign(format!("{} sent an unreadable move {best:?}", self.name)),
             },
             Err(w) => self.outcome_of_wait(w, clock),
@@ -252,7 +289,11 @@ impl External {
                 TimeControl::Infinite => {
                     self.send(&format!("st {}", MOVETIME_WITHOUT_CLOCK.as_secs().max(1)));
                 }
-                TimeControl::Clock { moves: mps, base, increment } => {
+                TimeControl::Clock {
+                    moves: mps,
+                    base,
+                    increment,
+                } => {
                     let secs = base.as_secs();
                     self.send(&format!(
                         "level {} {}:{:02} {}",
@@ -265,16 +306,26 @@ impl External {
             }
             if root != &Chess::default() {
                 if !self.setboard {
-                    return Turn::Resign(format!("{} cannot set up a position (no setboard)", self.name));
+                    return Turn::Resign(format!(
+                        "{} cannot set up a position (no setboard)",
+                        self.name
+                    ));
                 }
-                self.send(&format!("setboard {}", Fen::from_position(root, EnPassantMode::Legal)));
+                self.send(&format!(
+                    "setboard {}",
+                    Fen::from_position(root, EnPassantMode::Legal)
+                ));
             }
         } else {
             self.send("force");
         }
         for m in &moves[self.sent..] {
             let uci = m.to_uci(CastlingMode::Standard).to_string();
-            let line = if self.usermove { format!("usermove {uci}") } else { uci };
+            let line = if self.usermove {
+                format!("usermove {uci}")
+            } else {
+                uci
+            };
             if !self.send(&line) {
                 return Turn::Disconnected(format!("{} disconnects", self.name));
             }
@@ -284,7 +335,10 @@ impl External {
         self.send(&format!("time {}", cs(clock.left)));
         self.send(&format!("otim {}", cs(other.left)));
         self.send("go");
-        let limit = clock.left.unwrap_or(MOVETIME_WITHOUT_CLOCK.max(Duration::from_secs(1))) + GRACE;
+        let limit = clock
+            .left
+            .unwrap_or(MOVETIME_WITHOUT_CLOCK.max(Duration::from_secs(1)))
+            + GRACE;
         let name = self.name.clone();
         let answer = self.wait_for(limit, |l| {
             if let Some(m) = l.strip_prefix("move ") {
@@ -301,16 +355,31 @@ impl External {
             Ok(Ok(mv)) => {
                 self.sent += 1;
                 match mv.parse::<UciMove>() {
-                    Ok(uci) => Turn::Move { uci, authentic: None, comment: None },
+                    Ok(uci) => Turn::Move {
+                        uci,
+                        authentic: None,
+                        comment: None,
+                    },
                     Err(_) => {
                         // Some engines answer in SAN.
                         let mut pos = root.clone();
                         for &m in moves {
                             pos.play_unchecked(m);
                         }
-                        match mv.parse::<shakmaty::san::San>().ok().and_then(|s| s.to_move(&pos).ok()) {
-                            Some(m) => Turn::Move { uci: m.to_uci(CastlingMode::Standard), authentic: None, comment: None },
-                            None => Turn::Resign(format!("{} sent an unreadable move {mv:?}", self.name)),
+                        match mv
+                            .parse::<shakmaty::san::San>()
+                            .ok()
+                            .and_then(|s| s.to_move(&pos).ok())
+                        {
+                            Some(m) => Turn::Move {
+                                uci: m.to_uci(CastlingMode::Standard),
+                                authentic: None,
+                                comment: None,
+                            },
+                            None => Turn::Resign(format!(
+                                "{} sent an unreadable move {mv:?}",
+                                self.name
+                            )),
                         }
                     }
                 }
@@ -390,8 +459,13 @@ mod tests {
         let f = parse_features("setboard=1 myname=\"Fairy-Max 5.0b\" usermove=1 done=1");
         assert_eq!(
             f,
-            [("setboard", "1"), ("myname", "Fairy-Max 5.0b"), ("usermove", "1"), ("done", "1")]
-                .map(|(a, b)| (a.to_string(), b.to_string()))
+            [
+                ("setboard", "1"),
+                ("myname", "Fairy-Max 5.0b"),
+                ("usermove", "1"),
+                ("done", "1")
+            ]
+            .map(|(a, b)| (a.to_string(), b.to_string()))
         );
         assert!(parse_features("").is_empty());
     }

@@ -35,8 +35,11 @@ use player::{PlayerSpec, Turn};
 use stats::Wdl;
 
 /// External engines' time control when none is given.
-pub const DEFAULT_EXTERNAL_TC: TimeControl =
-    TimeControl::Clock { moves: None, base: Duration::from_secs(10), increment: Duration::from_millis(100) };
+pub const DEFAULT_EXTERNAL_TC: TimeControl = TimeControl::Clock {
+    moves: None,
+    base: Duration::from_secs(10),
+    increment: Duration::from_millis(100),
+};
 
 /// What to do when an engine plays an illegal move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -110,7 +113,13 @@ fn schedule(config: &MatchConfig) -> Vec<Pairing> {
                 for g in 0..config.games {
                     let opening = (g / 2) % config.openings.len().max(1);
                     let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
-                    out.push(Pairing { number: out.len() + 1, round, white, black, opening });
+                    out.push(Pairing {
+                        number: out.len() + 1,
+                        round,
+                        white,
+                        black,
+                        opening,
+                    });
                 }
             }
         }
@@ -119,7 +128,8 @@ fn schedule(config: &MatchConfig) -> Vec<Pairing> {
 }
 
 fn seed_for(match_seed: u64, game: usize, side: u64) -> u64 {
-    let mut r = SplitMix64::new(match_seed ^ (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ side);
+    let mut r =
+        SplitMix64::new(match_seed ^ (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ side);
     r.next_u64() >> 1
 }
 
@@ -141,8 +151,14 @@ pub fn run(
     }
     let pairings = schedule(config);
     let total = pairings.len();
-    let mut standings: Vec<Standing> =
-        config.players.iter().map(|p| Standing { name: p.name(), ..Standing::default() }).collect();
+    let mut standings: Vec<Standing> = config
+        .players
+        .iter()
+        .map(|p| Standing {
+            name: p.name(),
+            ..Standing::default()
+        })
+        .collect();
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel::<(usize, GameRecord, [Vec<Duration>; 2])>();
     let mut records: Vec<GameRecord> = Vec::with_capacity(total);
@@ -172,10 +188,12 @@ pub fn run(
             tally(&mut standings, p, &record, times);
             pending.insert(i, record);
             while let Some(record) = pending.remove(&written) {
-                if let Some(out) = pgn.as_deref_mut() {
-                    if let Err(e) = out.write_all(record.to_pgn().as_bytes()).and_then(|_| out.flush()) {
-                        write_error.get_or_insert(e.to_string());
-                    }
+                if let Some(out) = pgn.as_deref_mut()
+                    && let Err(e) = out
+                        .write_all(record.to_pgn().as_bytes())
+                        .and_then(|_| out.flush())
+                {
+                    write_error.get_or_insert(e.to_string());
                 }
                 records.push(record);
                 written += 1;
@@ -186,7 +204,10 @@ pub fn run(
     if let Some(e) = write_error {
         return Err(format!("cannot write the PGN file: {e}"));
     }
-    Ok(MatchReport { games: records, standings })
+    Ok(MatchReport {
+        games: records,
+        standings,
+    })
 }
 
 fn tally(standings: &mut [Standing], p: &Pairing, record: &GameRecord, times: [Vec<Duration>; 2]) {
@@ -195,12 +216,18 @@ fn tally(standings: &mut [Standing], p: &Pairing, record: &GameRecord, times: [V
         "1-0" => {
             standings[w].wdl.wins += 1;
             standings[b].wdl.losses += 1;
-            *standings[b].losses_by.entry(record.termination.to_string()).or_default() += 1;
+            *standings[b]
+                .losses_by
+                .entry(record.termination.to_string())
+                .or_default() += 1;
         }
         "0-1" => {
             standings[b].wdl.wins += 1;
             standings[w].wdl.losses += 1;
-            *standings[w].losses_by.entry(record.termination.to_string()).or_default() += 1;
+            *standings[w]
+                .losses_by
+                .entry(record.termination.to_string())
+                .or_default() += 1;
         }
         _ => {
             standings[w].wdl.draws += 1;
@@ -235,7 +262,10 @@ pub fn illegal_kind(why: &Illegal) -> &'static str {
 fn play_game(config: &MatchConfig, p: &Pairing) -> (GameRecord, [Vec<Duration>; 2]) {
     let opening = &config.openings[p.opening];
     let specs = [&config.players[p.white], &config.players[p.black]];
-    let seeds = [seed_for(config.seed, p.number, 1), seed_for(config.seed, p.number, 2)];
+    let seeds = [
+        seed_for(config.seed, p.number, 1),
+        seed_for(config.seed, p.number, 2),
+    ];
     let tcs: Vec<TimeControl> = specs
         .iter()
         .map(|s| match config.tc {
@@ -265,7 +295,10 @@ fn play_game(config: &MatchConfig, p: &Pairing) -> (GameRecord, [Vec<Duration>; 
             .iter()
             .find(|tc| **tc != TimeControl::Infinite)
             .map_or("-".to_string(), |tc| tc.to_string()),
-        retro_budget: specs.iter().any(|s| s.is_retro()).then_some(config.engine_options.budget),
+        retro_budget: specs
+            .iter()
+            .any(|s| s.is_retro())
+            .then_some(config.engine_options.budget),
     };
     let mut times: [Vec<Duration>; 2] = [Vec::new(), Vec::new()];
     let mut game = Game::new(opening.root.clone());
@@ -280,7 +313,12 @@ fn play_game(config: &MatchConfig, p: &Pairing) -> (GameRecord, [Vec<Duration>; 
             Ok(pl) => players.push(pl),
             Err(e) => {
                 let loser = if i == 0 { Color::White } else { Color::Black };
-                end(&mut record, loser, "abandoned", format!("{} could not start: {e}", names[i]));
+                end(
+                    &mut record,
+                    loser,
+                    "abandoned",
+                    format!("{} could not start: {e}", names[i]),
+                );
                 return (record, times);
             }
         }
@@ -301,12 +339,18 @@ fn play_game(config: &MatchConfig, p: &Pairing) -> (GameRecord, [Vec<Duration>; 
         }
         let side = game.position().turn();
         let i = if side.is_white() { 0 } else { 1 };
-        let (mine, theirs) = if i == 0 { (clocks[0], clocks[1]) } else { (clocks[1], clocks[0]) };
+        let (mine, theirs) = if i == 0 {
+            (clocks[0], clocks[1])
+        } else {
+            (clocks[1], clocks[0])
+        };
         let started = Instant::now();
         let turn = players[i].go(game.root(), game.moves(), &mine, &theirs);
         let wall = started.elapsed();
         let used = match &turn {
-            Turn::Move { authentic: Some(a), .. } => {
+            Turn::Move {
+                authentic: Some(a), ..
+            } => {
                 times[i].push(*a);
                 *a
             }
@@ -316,15 +360,29 @@ fn play_game(config: &MatchConfig, p: &Pairing) -> (GameRecord, [Vec<Duration>; 
         let uci = match turn {
             Turn::Move { uci, .. } => uci,
             Turn::Resign(why) => {
-                end(&mut record, side, "normal", format!("{} resigns: {why}", names[i]));
+                end(
+                    &mut record,
+                    side,
+                    "normal",
+                    format!("{} resigns: {why}", names[i]),
+                );
                 break;
             }
             Turn::DeadEnd(why) => {
-                end(&mut record, side, "abandoned", format!("{why} (a dead end of the program)"));
+                end(
+                    &mut record,
+                    side,
+                    "abandoned",
+                    format!("{why} (a dead end of the program)"),
+                );
                 break;
             }
             Turn::Hung(why) => {
-                let termination = if why.contains("budget") { "time forfeit" } else { "abandoned" };
+                let termination = if why.contains("budget") {
+                    "time forfeit"
+                } else {
+                    "abandoned"
+                };
                 end(&mut record, side, termination, why);
                 break;
             }
@@ -338,7 +396,12 @@ fn play_game(config: &MatchConfig, p: &Pairing) -> (GameRecord, [Vec<Duration>; 
             }
         };
         if !clocks[i].charge(used) {
-            end(&mut record, side, "time forfeit", format!("{} loses on time", names[i]));
+            end(
+                &mut record,
+                side,
+                "time forfeit",
+                format!("{} loses on time", names[i]),
+            );
             break;
         }
         match judge(game.position(), &uci) {
@@ -348,7 +411,9 @@ fn play_game(config: &MatchConfig, p: &Pairing) -> (GameRecord, [Vec<Duration>; 
                 record.moves.push((m, None));
             }
             Verdict::Illegal(u, why) => {
-                record.illegal.push((side, u.to_string(), illegal_kind(&why).to_string()));
+                record
+                    .illegal
+                    .push((side, u.to_string(), illegal_kind(&why).to_string()));
                 let text = format!("{} plays the illegal move {}: {why}", names[i], show(&u));
                 strikes += 1;
                 if config.illegal == IllegalPolicy::Forfeit || strikes >= 3 {
@@ -364,7 +429,9 @@ fn play_game(config: &MatchConfig, p: &Pairing) -> (GameRecord, [Vec<Duration>; 
                         }
                         c.push_str(&format!("{text}; not played, asked again"));
                     }
-                    None => record.reason.push_str(&format!("{text}; not played, asked again. ")),
+                    None => record
+                        .reason
+                        .push_str(&format!("{text}; not played, asked again. ")),
                 }
             }
         }
@@ -382,12 +449,19 @@ fn show(u: &UciMove) -> String {
 fn end(record: &mut GameRecord, loser: Color, termination: &'static str, reason: String) {
     record.result = if loser.is_white() { "0-1" } else { "1-0" }.to_string();
     record.termination = termination;
-    record.reason = if record.reason.is_empty() { reason } else { format!("{}{reason}", record.reason) };
+    record.reason = if record.reason.is_empty() {
+        reason
+    } else {
+        format!("{}{reason}", record.reason)
+    };
 }
 
 fn ending_words(reason: &str, to_move: Color) -> String {
     match reason {
-        "checkmate" => format!("{} mates", if to_move.is_white() { "Black" } else { "White" }),
+        "checkmate" => format!(
+            "{} mates",
+            if to_move.is_white() { "Black" } else { "White" }
+        ),
         other => format!("draw by {other}"),
     }
 }
@@ -402,16 +476,30 @@ pub fn table(standings: &[Standing]) -> String {
     );
     for st in standings {
         let w = &st.wdl;
-        let score = w.score().map_or("-".into(), |s| format!("{:.1}%", 100.0 * s));
-        let err = w.elo_error().map_or("-".into(), |e| if e.is_finite() { format!("{e:.0}") } else { "inf".into() });
+        let score = w
+            .score()
+            .map_or("-".into(), |s| format!("{:.1}%", 100.0 * s));
+        let err = w.elo_error().map_or("-".into(), |e| {
+            if e.is_finite() {
+                format!("{e:.0}")
+            } else {
+                "inf".into()
+            }
+        });
         let los = w.los().map_or("-".into(), |l| format!("{:.1}%", 100.0 * l));
         let mut t = st.authentic.clone();
         t.sort();
-        let auth = t.get(t.len() / 2).map_or("-".into(), |d| format!("{:.2}", d.as_secs_f64()));
+        let auth = t
+            .get(t.len() / 2)
+            .map_or("-".into(), |d| format!("{:.2}", d.as_secs_f64()));
         let illegal = if st.illegal.is_empty() {
             "0".to_string()
         } else {
-            st.illegal.iter().map(|(k, n)| format!("{n} {k}")).collect::<Vec<_>>().join(", ")
+            st.illegal
+                .iter()
+                .map(|(k, n)| format!("{n} {k}"))
+                .collect::<Vec<_>>()
+                .join(", ")
         };
         let _ = writeln!(
             s,

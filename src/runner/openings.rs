@@ -51,7 +51,11 @@ pub fn built_in() -> Vec<Opening> {
                     m
                 })
                 .collect();
-            Opening { name: (*name).to_string(), root: Chess::default(), moves }
+            Opening {
+                name: (*name).to_string(),
+                root: Chess::default(),
+                moves,
+            }
         })
         .collect()
 }
@@ -62,7 +66,10 @@ pub fn built_in() -> Vec<Opening> {
 /// # Errors
 /// The first line or game that cannot be read, with its line number.
 pub fn parse(text: &str) -> Result<Vec<Opening>, String> {
-    let first = text.lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with('%'));
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('%'));
     let openings = match first {
         None => return Err("no openings in the file".to_string()),
         Some(l) if l.starts_with('[') || l.starts_with("1.") => parse_pgn(text)?,
@@ -83,15 +90,28 @@ fn parse_epd(text: &str) -> Result<Vec<Opening>, String> {
         }
         let fields: Vec<&str> = line.split_whitespace().collect();
         if fields.len() < 4 {
-            return Err(format!("line {}: an EPD needs 4 fields, found {}", i + 1, fields.len()));
+            return Err(format!(
+                "line {}: an EPD needs 4 fields, found {}",
+                i + 1,
+                fields.len()
+            ));
         }
         // EPD: the first four FEN fields; the move counters may follow as
         // numbers, or operations (`id "..."; ...`).
-        let counters: Vec<&str> = fields[4..].iter().take(2).take_while(|f| f.parse::<u32>().is_ok()).copied().collect();
+        let counters: Vec<&str> = fields[4..]
+            .iter()
+            .take(2)
+            .take_while(|f| f.parse::<u32>().is_ok())
+            .copied()
+            .collect();
         let fen = format!(
             "{} {}",
             fields[..4].join(" "),
-            if counters.len() == 2 { counters.join(" ") } else { "0 1".to_string() }
+            if counters.len() == 2 {
+                counters.join(" ")
+            } else {
+                "0 1".to_string()
+            }
         );
         let root = position(&fen).map_err(|e| format!("line {}: {e}", i + 1))?;
         let name = line
@@ -99,7 +119,11 @@ fn parse_epd(text: &str) -> Result<Vec<Opening>, String> {
             .nth(1)
             .and_then(|s| s.split('"').nth(1))
             .map_or_else(|| format!("EPD line {}", i + 1), str::to_string);
-        out.push(Opening { name, root, moves: Vec::new() });
+        out.push(Opening {
+            name,
+            root,
+            moves: Vec::new(),
+        });
     }
     Ok(out)
 }
@@ -110,8 +134,16 @@ pub fn parse_pgn(text: &str) -> Result<Vec<Opening>, String> {
     Ok(read_pgn(text)?
         .into_iter()
         .map(|g| {
-            let name = g.tag("Opening").or_else(|| g.tag("Event")).unwrap_or("PGN game").to_string();
-            Opening { name, root: g.root, moves: g.moves }
+            let name = g
+                .tag("Opening")
+                .or_else(|| g.tag("Event"))
+                .unwrap_or("PGN game")
+                .to_string();
+            Opening {
+                name,
+                root: g.root,
+                moves: g.moves,
+            }
         })
         .collect())
 }
@@ -128,7 +160,10 @@ pub struct PgnGame {
 
 impl PgnGame {
     pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+        self.tags
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
     }
 }
 
@@ -141,7 +176,10 @@ pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
     let mut tags: Vec<(String, String)> = Vec::new();
     let mut movetext = String::new();
     let mut start_line = 1;
-    let mut flush = |tags: &mut Vec<(String, String)>, movetext: &mut String, line: usize| -> Result<(), String> {
+    let mut flush = |tags: &mut Vec<(String, String)>,
+                     movetext: &mut String,
+                     line: usize|
+     -> Result<(), String> {
         if tags.is_empty() && movetext.trim().is_empty() {
             return Ok(());
         }
@@ -162,7 +200,9 @@ pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
                 start_line = i + 1;
             }
             let inner = &t[1..t.len() - 1];
-            let (key, rest) = inner.split_once(' ').ok_or_else(|| format!("line {}: bad tag {t}", i + 1))?;
+            let (key, rest) = inner
+                .split_once(' ')
+                .ok_or_else(|| format!("line {}: bad tag {t}", i + 1))?;
             let value = rest.trim().trim_matches('"').replace("\\\"", "\"");
             tags.push((key.to_string(), value));
         } else if !t.is_empty() && !t.starts_with('%') {
@@ -176,7 +216,10 @@ pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
 }
 
 fn read_game(tags: Vec<(String, String)>, movetext: &str) -> Result<PgnGame, String> {
-    let fen = tags.iter().find(|(k, _)| k == "FEN").map(|(_, v)| v.clone());
+    let fen = tags
+        .iter()
+        .find(|(k, _)| k == "FEN")
+        .map(|(_, v)| v.clone());
     let root = match &fen {
         Some(f) => position(f)?,
         None => Chess::default(),
@@ -227,16 +270,28 @@ fn read_game(tags: Vec<(String, String)>, movetext: &str) -> Result<PgnGame, Str
             result = Some(tok);
             break;
         }
-        let tok = tok.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches('.');
+        let tok = tok
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .trim_start_matches('.');
         if tok.is_empty() || tok.starts_with('$') {
             continue;
         }
-        let san: San = tok.trim_end_matches(['!', '?']).parse().map_err(|_| format!("cannot read move {tok:?}"))?;
-        let m = san.to_move(&pos).map_err(|_| format!("illegal move {tok} after {} moves", moves.len()))?;
+        let san: San = tok
+            .trim_end_matches(['!', '?'])
+            .parse()
+            .map_err(|_| format!("cannot read move {tok:?}"))?;
+        let m = san
+            .to_move(&pos)
+            .map_err(|_| format!("illegal move {tok} after {} moves", moves.len()))?;
         pos.play_unchecked(m);
         moves.push(m);
     }
-    Ok(PgnGame { tags, root, moves, result })
+    Ok(PgnGame {
+        tags,
+        root,
+        moves,
+        result,
+    })
 }
 
 /// A position from FEN text, with a reason when it is not one.
@@ -244,8 +299,13 @@ fn read_game(tags: Vec<(String, String)>, movetext: &str) -> Result<PgnGame, Str
 /// # Errors
 /// Unreadable FEN, or an impossible position (the reason names it).
 pub fn position(fen: &str) -> Result<Chess, String> {
-    let parsed: Fen = fen.trim().parse().map_err(|e| format!("bad FEN {fen:?}: {e}"))?;
-    parsed.into_position(CastlingMode::Standard).map_err(|e| format!("impossible position {fen:?}: {e}"))
+    let parsed: Fen = fen
+        .trim()
+        .parse()
+        .map_err(|e| format!("bad FEN {fen:?}: {e}"))?;
+    parsed
+        .into_position(CastlingMode::Standard)
+        .map_err(|e| format!("impossible position {fen:?}: {e}"))
 }
 
 #[cfg(test)]
@@ -256,7 +316,10 @@ mod tests {
     fn built_in_set_is_ten_legal_lines() {
         let b = built_in();
         assert_eq!(b.len(), 10);
-        assert!(b.iter().all(|o| o.moves.len() == 4 && o.root_fen().is_none()));
+        assert!(
+            b.iter()
+                .all(|o| o.moves.len() == 4 && o.root_fen().is_none())
+        );
     }
 
     #[test]
@@ -266,8 +329,16 @@ mod tests {
         assert_eq!(o.len(), 2);
         assert_eq!(o[0].name, "kp");
         assert_eq!(o[1].root_fen().unwrap(), "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
-        assert!(parse("rnbqkbnr/pppppppp w").unwrap_err().starts_with("line 1: an EPD needs 4 fields"));
-        assert!(parse("8/8/8/8/8/8/8/8 w - -").unwrap_err().contains("impossible position"));
+        assert!(
+            parse("rnbqkbnr/pppppppp w")
+                .unwrap_err()
+                .starts_with("line 1: an EPD needs 4 fields")
+        );
+        assert!(
+            parse("8/8/8/8/8/8/8/8 w - -")
+                .unwrap_err()
+                .contains("impossible position")
+        );
         let pgn = "[Event \"Test\"]\n[Opening \"Italian\"]\n\n1. e4 e5 2. Nf3 {a comment} Nc6 (2... d6) 3. Bc4 $1 *\n\n[Event \"Two\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n[SetUp \"1\"]\n\n1. O-O Kd7 1/2-1/2\n";
         let o = parse(pgn).unwrap();
         assert_eq!(o.len(), 2);
@@ -275,7 +346,11 @@ mod tests {
         assert_eq!(o[1].moves.len(), 2);
         let g = read_pgn(pgn).unwrap();
         assert_eq!(g[1].result.as_deref(), Some("1/2-1/2"));
-        assert!(parse("1. e4 e5 2. Ke3 *").unwrap_err().contains("illegal move Ke3"));
+        assert!(
+            parse("1. e4 e5 2. Ke3 *")
+                .unwrap_err()
+                .contains("illegal move Ke3")
+        );
         assert!(parse("").is_err());
     }
 }

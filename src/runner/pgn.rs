@@ -41,7 +41,11 @@ impl GameRecord {
     pub fn to_pgn(&self) -> String {
         let mut s = String::new();
         let tag = |s: &mut String, k: &str, v: &str| {
-            let _ = writeln!(s, "[{k} \"{}\"]", v.replace('\\', "\\\\").replace('"', "\\\""));
+            let _ = writeln!(
+                s,
+                "[{k} \"{}\"]",
+                v.replace('\\', "\\\\").replace('"', "\\\"")
+            );
         };
         tag(&mut s, "Event", "retrochess match");
         tag(&mut s, "Site", "retrochess");
@@ -59,7 +63,11 @@ impl GameRecord {
         tag(&mut s, "TimeControl", &self.time_control);
         tag(&mut s, "Termination", self.termination);
         if let Some(budget) = self.retro_budget {
-            tag(&mut s, "RetroBudget", &format!("{budget} T-states per move"));
+            tag(
+                &mut s,
+                "RetroBudget",
+                &format!("{budget} T-states per move"),
+            );
         }
         tag(&mut s, "WhiteSeed", &self.white_seed.to_string());
         tag(&mut s, "BlackSeed", &self.black_seed.to_string());
@@ -141,11 +149,26 @@ mod tests {
             retro_budget: None,
         };
         let pgn = rec.to_pgn();
-        for tag in ["Event", "Site", "Date", "Round", "White", "Black", "Result", "TimeControl", "Termination", "WhiteSeed", "BlackSeed"] {
+        for tag in [
+            "Event",
+            "Site",
+            "Date",
+            "Round",
+            "White",
+            "Black",
+            "Result",
+            "TimeControl",
+            "Termination",
+            "WhiteSeed",
+            "BlackSeed",
+        ] {
             assert!(pgn.contains(&format!("[{tag} ")), "{tag}");
         }
         assert!(pgn.contains("[White \"A \\\"quoted\\\"\"]"));
-        assert!(pgn.contains("1. f3 e5 {a (comment)} 2. g4 Qh4# {Black mates} 0-1"), "{pgn}");
+        assert!(
+            pgn.contains("1. f3 e5 {a (comment)} 2. g4 Qh4# {Black mates} 0-1"),
+            "{pgn}"
+        );
         let games = crate::runner::openings::read_pgn(&pgn).unwrap();
         assert_eq!(games.len(), 1);
         assert_eq!(games[0].moves.len(), 4);

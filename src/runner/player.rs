@@ -21,7 +21,13 @@ pub enum PlayerSpec {
     /// The seeded uniformly random legal mover.
     Random,
     /// An external engine: `cmd=PATH,proto=uci|xboard[,name=N][,arg=A]...[,option.NAME=VALUE]...`
-    External { name: String, cmd: String, args: Vec<String>, proto: Proto, options: Vec<(String, String)> },
+    External {
+        name: String,
+        cmd: String,
+        args: Vec<String>,
+        proto: Proto,
+        options: Vec<(String, String)>,
+    },
 }
 
 impl FromStr for PlayerSpec {
@@ -41,9 +47,12 @@ impl FromStr for PlayerSpec {
                 )),
             };
         }
-        let (mut cmd, mut proto, mut name, mut args, mut options) = (None, None, None, Vec::new(), Vec::new());
+        let (mut cmd, mut proto, mut name, mut args, mut options) =
+            (None, None, None, Vec::new(), Vec::new());
         for part in s.split(',') {
-            let (key, value) = part.split_once('=').ok_or_else(|| format!("{part:?} is not key=value"))?;
+            let (key, value) = part
+                .split_once('=')
+                .ok_or_else(|| format!("{part:?} is not key=value"))?;
             match key.trim() {
                 "cmd" => cmd = Some(value.to_string()),
                 "proto" => {
@@ -55,16 +64,26 @@ impl FromStr for PlayerSpec {
                 }
                 "name" => name = Some(value.to_string()),
                 "arg" => args.push(value.to_string()),
-                k if k.starts_with("option.") => options.push((k["option.".len()..].to_string(), value.to_string())),
+                k if k.starts_with("option.") => {
+                    options.push((k["option.".len()..].to_string(), value.to_string()))
+                }
                 other => return Err(format!("unknown engine setting {other:?}")),
             }
         }
         let cmd = cmd.ok_or("an external engine needs cmd=")?;
         let proto = proto.ok_or("an external engine needs proto=uci or proto=xboard")?;
         let name = name.unwrap_or_else(|| {
-            std::path::Path::new(&cmd).file_name().map_or(cmd.clone(), |f| f.to_string_lossy().into_owned())
+            std::path::Path::new(&cmd)
+                .file_name()
+                .map_or(cmd.clone(), |f| f.to_string_lossy().into_owned())
         });
-        Ok(PlayerSpec::External { name, cmd, args, proto, options })
+        Ok(PlayerSpec::External {
+            name,
+            cmd,
+            args,
+            proto,
+            options,
+        })
     }
 }
 
@@ -87,16 +106,31 @@ impl PlayerSpec {
     ///
     /// # Errors
     /// The engine cannot be created or started.
-    pub fn start(&self, seed: u64, options: &EngineOptions, startup: Duration) -> Result<Box<dyn Player>, String> {
+    pub fn start(
+        &self,
+        seed: u64,
+        options: &EngineOptions,
+        startup: Duration,
+    ) -> Result<Box<dyn Player>, String> {
         Ok(match self {
             PlayerSpec::Retro(id) => {
-                let options = EngineOptions { seed, ..options.clone() };
-                Box::new(Retro { engine: engines::create(id, &options).map_err(|e| e.to_string())?, budget: options.budget })
+                let options = EngineOptions {
+                    seed,
+                    ..options.clone()
+                };
+                Box::new(Retro {
+                    engine: engines::create(id, &options).map_err(|e| e.to_string())?,
+                    budget: options.budget,
+                })
             }
             PlayerSpec::Random => Box::new(Random(SplitMix64::new(seed))),
-            PlayerSpec::External { name, cmd, args, proto, options } => {
-                Box::new(External::start(name, cmd, args, *proto, options, startup)?)
-            }
+            PlayerSpec::External {
+                name,
+                cmd,
+                args,
+                proto,
+                options,
+            } => Box::new(External::start(name, cmd, args, *proto, options, startup)?),
         })
     }
 }
@@ -105,7 +139,11 @@ impl PlayerSpec {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Turn {
     /// A move (not yet judged), with what it cost where known.
-    Move { uci: UciMove, authentic: Option<Duration>, comment: Option<String> },
+    Move {
+        uci: UciMove,
+        authentic: Option<Duration>,
+        comment: Option<String>,
+    },
     /// The player gave up (an external engine's `resign`).
     Resign(String),
     /// A retro program found no move and stopped.
@@ -136,7 +174,11 @@ impl Player for Retro {
         let name = self.engine.info().name;
         match self.engine.play(root, moves, self.budget) {
             Ok(reply) => match reply.played {
-                Played::Move(uci) => Turn::Move { uci, authentic: Some(reply.authentic), comment: None },
+                Played::Move(uci) => Turn::Move {
+                    uci,
+                    authentic: Some(reply.authentic),
+                    comment: None,
+                },
                 Played::DeadEnd => Turn::DeadEnd(format!("{name} found no move and stopped")),
                 Played::Hung(stop) => Turn::Hung(format!("{name} hung: {stop}")),
             },
@@ -160,7 +202,11 @@ impl Player for Random {
         }
         let m = legal[self.0.range(0, legal.len() as u64 - 1) as usize];
         let _ = started;
-        Turn::Move { uci: UciMove::from_standard(m), authentic: None, comment: None }
+        Turn::Move {
+            uci: UciMove::from_standard(m),
+            authentic: None,
+            comment: None,
+        }
     }
 }
 
@@ -171,8 +217,13 @@ mod tests {
     #[test]
     fn specs_parse() {
         assert_eq!("random".parse::<PlayerSpec>(), Ok(PlayerSpec::Random));
-        assert_eq!("1k-zx-chess".parse::<PlayerSpec>(), Ok(PlayerSpec::Retro("1k-zx-chess".into())));
-        let ext: PlayerSpec = "cmd=/usr/games/stockfish,proto=uci,option.Skill Level=0".parse().unwrap();
+        assert_eq!(
+            "1k-zx-chess".parse::<PlayerSpec>(),
+            Ok(PlayerSpec::Retro("1k-zx-chess".into()))
+        );
+        let ext: PlayerSpec = "cmd=/usr/games/stockfish,proto=uci,option.Skill Level=0"
+            .parse()
+            .unwrap();
         assert_eq!(
             ext,
             PlayerSpec::External {
@@ -183,9 +234,29 @@ mod tests {
                 options: vec![("Skill Level".into(), "0".into())]
             }
         );
-        assert!("nope".parse::<PlayerSpec>().unwrap_err().starts_with("unknown engine \"nope\""));
-        assert!("cmd=x".parse::<PlayerSpec>().unwrap_err().contains("proto="));
-        assert!("cmd=x,proto=fics".parse::<PlayerSpec>().unwrap_err().contains("unknown protocol"));
-        assert!("cmd=x,proto=uci,colour=red".parse::<PlayerSpec>().unwrap_err().contains("unknown engine setting"));
+        assert!(
+            "nope"
+                .parse::<PlayerSpec>()
+                .unwrap_err()
+                .starts_with("unknown engine \"nope\"")
+        );
+        assert!(
+            "cmd=x"
+                .parse::<PlayerSpec>()
+                .unwrap_err()
+                .contains("proto=")
+        );
+        assert!(
+            "cmd=x,proto=fics"
+                .parse::<PlayerSpec>()
+                .unwrap_err()
+                .contains("unknown protocol")
+        );
+        assert!(
+            "cmd=x,proto=uci,colour=red"
+                .parse::<PlayerSpec>()
+                .unwrap_err()
+                .contains("unknown engine setting")
+        );
     }
 }
