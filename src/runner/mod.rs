@@ -151,11 +151,10 @@ pub fn run(
     }
     let pairings = schedule(config);
     let total = pairings.len();
-    let mut standings: Vec<Standing> = config
-        .players
-        .iter()
-        .map(|p| Standing {
-            name: p.name(),
+    let mut standings: Vec<Standing> = player_names(&config.players)
+        .into_iter()
+        .map(|name| Standing {
+            name,
             ..Standing::default()
         })
         .collect();
@@ -208,6 +207,24 @@ pub fn run(
         games: records,
         standings,
     })
+}
+
+/// Display names, made unique: a repeated name gets " (2)", " (3)", ...
+pub fn player_names(players: &[PlayerSpec]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for p in players {
+        let base = p.name();
+        let seen = names
+            .iter()
+            .filter(|n| **n == base || n.starts_with(&format!("{base} (")))
+            .count();
+        names.push(if seen == 0 {
+            base
+        } else {
+            format!("{base} ({})", seen + 1)
+        });
+    }
+    names
 }
 
 fn tally(standings: &mut [Standing], p: &Pairing, record: &GameRecord, times: [Vec<Duration>; 2]) {
@@ -276,11 +293,12 @@ fn play_game(config: &MatchConfig, p: &Pairing) -> (GameRecord, [Vec<Duration>; 
         })
         .collect();
     let mut clocks = [Clock::new(tcs[0]), Clock::new(tcs[1])];
+    let names = player_names(&config.players);
     let mut record = GameRecord {
         number: p.number,
         round: p.round,
-        white: specs[0].name(),
-        black: specs[1].name(),
+        white: names[p.white].clone(),
+        black: names[p.black].clone(),
         white_seed: seeds[0],
         black_seed: seeds[1],
         opening: opening.name.clone(),
