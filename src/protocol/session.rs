@@ -408,10 +408,11 @@ impl Settings {
     }
 }
 
-/// The engine's `id name`/`myname`: the program, its author and year, and us.
+/// The engine's `id name`/`myname`: the program, its author and year, and us
+/// (no comma: PolyGlot cuts a CECP `myname` there).
 pub fn display_name(info: &EngineInfo) -> String {
     format!(
-        "{} ({}, {}) via retrochess {}",
+        "{} ({} {}) via retrochess {}",
         info.name,
         info.author,
         info.year,

@@ -712,7 +712,7 @@ mod tests {
     fn handshake_as_cutechess_sees_it() {
         let mut u = uci();
         let lines = sent(&feed(&mut u, "uci"));
-        assert!(lines[0].starts_with("id name 1K ZX Chess (David Horne, 1982) via retrochess "));
+        assert!(lines[0].starts_with("id name 1K ZX Chess (David Horne 1982) via retrochess "));
         assert_eq!(lines[1], "id author David Horne");
         for name in [
             "Seed",

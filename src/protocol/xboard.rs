@@ -719,7 +719,7 @@ mod tests {
         assert_eq!(features.last().unwrap(), "feature done=1");
         let f = &features[1];
         for want in [
-            "myname=\"1K ZX Chess (David Horne, 1982) via retrochess",
+            "myname=\"1K ZX Chess (David Horne 1982) via retrochess",
             "ping=1",
             "setboard=1",
             "usermove=1",
