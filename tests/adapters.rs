@@ -12,7 +12,11 @@ use common::repo;
 /// PATH with the directory of the built `retrochess` first.
 fn path_with_binary() -> String {
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_retrochess"));
-    format!("{}:{}", bin.parent().unwrap().display(), std::env::var("PATH").unwrap_or_default())
+    format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
 }
 
 fn run(cmd: &mut Command, stdin: &str) -> Output {
@@ -23,12 +27,21 @@ fn run(cmd: &mut Command, stdin: &str) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
     child.wait_with_output().unwrap()
 }
 
 fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
 }
 
 #[test]
@@ -43,19 +56,33 @@ fn launchers_detect_uci_and_cecp() {
         let uci = run(&mut Command::new(&launcher), "uci\nisready\nquit\n");
         let out = text(&uci);
         assert!(uci.status.success(), "{id}: {out}");
-        assert!(out.contains(&format!("id name {name}")) && out.contains("uciok") && out.contains("readyok"), "{id}: {out}");
+        assert!(
+            out.contains(&format!("id name {name}"))
+                && out.contains("uciok")
+                && out.contains("readyok"),
+            "{id}: {out}"
+        );
         let cecp = run(&mut Command::new(&launcher), "xboard\nprotover 2\nquit\n");
         let out = text(&cecp);
-        assert!(out.contains("feature done=1") && out.contains(&format!("myname=\"{name}")), "{id}: {out}");
+        assert!(
+            out.contains("feature done=1") && out.contains(&format!("myname=\"{name}")),
+            "{id}: {out}"
+        );
         let bat = std::fs::read_to_string(repo(&format!("adapters/retrochess-{id}.bat"))).unwrap();
-        assert!(bat.contains(&format!("retrochess.exe --engine {id} %*")), "{bat}");
+        assert!(
+            bat.contains(&format!("retrochess.exe --engine {id} %*")),
+            "{bat}"
+        );
     }
 }
 
 #[test]
 fn polyglot_ini_puts_retrochess_uci_behind_cecp() {
     let polyglot = "/usr/games/polyglot";
-    assert!(std::path::Path::new(polyglot).exists(), "Debian's polyglot (installed by .ci/run)");
+    assert!(
+        std::path::Path::new(polyglot).exists(),
+        "Debian's polyglot (installed by .ci/run)"
+    );
     let o = run(
         Command::new("python3")
             .arg(repo("tests/interop/polyglot_game.py"))
@@ -68,13 +95,21 @@ fn polyglot_ini_puts_retrochess_uci_behind_cecp() {
     assert!(o.status.success(), "{out}");
     let mut words = out.split_whitespace();
     let result = words.next().unwrap();
-    assert!(["1-0", "0-1", "1/2-1/2"].contains(&result), "a complete game: {out}");
+    assert!(
+        ["1-0", "0-1", "1/2-1/2"].contains(&result),
+        "a complete game: {out}"
+    );
     assert!(words.next().unwrap().parse::<u32>().unwrap() >= 10, "{out}");
 }
 
 #[test]
 fn python_chess_script_plays_a_game() {
-    let o = run(Command::new("python3").arg(repo("adapters/python-chess/play.py")).arg("chesskelet"), "");
+    let o = run(
+        Command::new("python3")
+            .arg(repo("adapters/python-chess/play.py"))
+            .arg("chesskelet"),
+        "",
+    );
     let out = text(&o);
     assert!(o.status.success(), "{out}");
     let stdout = String::from_utf8_lossy(&o.stdout).to_string();
@@ -83,7 +118,9 @@ fn python_chess_script_plays_a_game() {
     assert!(lines[0].starts_with("ChesSkelet"), "{out}");
     assert!(lines[1].split_whitespace().count() >= 2, "{out}");
     assert!(
-        ["1-0", "0-1", "1/2-1/2", "*"].iter().any(|r| lines[2].starts_with(r)),
+        ["1-0", "0-1", "1/2-1/2", "*"]
+            .iter()
+            .any(|r| lines[2].starts_with(r)),
         "{out}"
     );
 }
@@ -91,16 +128,34 @@ fn python_chess_script_plays_a_game() {
 #[test]
 fn cutechess_engines_json_names_real_engines() {
     let check = "import json,sys\nfor e in json.load(open(sys.argv[1])):\n    print(e['protocol'], *e['arguments'])";
-    let o = run(Command::new("python3").args(["-c", check]).arg(repo("adapters/cutechess/engines.json")), "");
+    let o = run(
+        Command::new("python3")
+            .args(["-c", check])
+            .arg(repo("adapters/cutechess/engines.json")),
+        "",
+    );
     assert!(o.status.success(), "{}", text(&o));
     let stdout = String::from_utf8_lossy(&o.stdout).to_string();
     assert_eq!(stdout.lines().count(), 5);
     for line in stdout.lines() {
         let words: Vec<&str> = line.split_whitespace().collect();
-        assert_eq!(words[0], words[1], "protocol matches the subcommand: {line}");
-        let o = run(Command::new("retrochess").args(&words[1..]), if words[0] == "uci" { "uci\nquit\n" } else { "xboard\nprotover 2\nquit\n" });
+        assert_eq!(
+            words[0], words[1],
+            "protocol matches the subcommand: {line}"
+        );
+        let o = run(
+            Command::new("retrochess").args(&words[1..]),
+            if words[0] == "uci" {
+                "uci\nquit\n"
+            } else {
+                "xboard\nprotover 2\nquit\n"
+            },
+        );
         let out = text(&o);
-        assert!(out.contains("uciok") || out.contains("feature done=1"), "{line}: {out}");
+        assert!(
+            out.contains("uciok") || out.contains("feature done=1"),
+            "{line}: {out}"
+        );
     }
 }
 
@@ -108,10 +163,22 @@ fn cutechess_engines_json_names_real_engines() {
 fn rating_script_plays_a_round_robin() {
     let dir = std::env::temp_dir().join(format!("retrochess-rating-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let o = run(Command::new("sh").arg(repo("scripts/rating.sh")).arg("2").arg("3").current_dir(&dir), "");
+    let o = run(
+        Command::new("sh")
+            .arg(repo("scripts/rating.sh"))
+            .arg("2")
+            .arg("3")
+            .current_dir(&dir),
+        "",
+    );
     let out = text(&o);
     assert!(o.status.success(), "{out}");
-    for name in ["1K ZX Chess ", "1K ZX Chess (king's pawn)", "ChesSkelet ", "Random mover"] {
+    for name in [
+        "1K ZX Chess ",
+        "1K ZX Chess (king's pawn)",
+        "ChesSkelet ",
+        "Random mover",
+    ] {
         assert!(out.lines().any(|l| l.starts_with(name)), "{name} in\n{out}");
     }
     // 5 players: 10 pairings of 2 games.
@@ -128,11 +195,17 @@ fn gauntlet_script_falls_back_to_the_built_in_runner() {
         .arg(repo("scripts/gauntlet.sh"))
         .args(["chesskelet", "2"])
         .current_dir(&dir)
-        .env("PATH", format!("{}:/usr/bin:/bin", bin.parent().unwrap().display()))
+        .env(
+            "PATH",
+            format!("{}:/usr/bin:/bin", bin.parent().unwrap().display()),
+        )
         .output()
         .unwrap();
     let out = text(&o);
     assert!(o.status.success(), "{out}");
-    assert!(out.contains("neither fastchess nor cutechess-cli is on PATH"), "{out}");
+    assert!(
+        out.contains("neither fastchess nor cutechess-cli is on PATH"),
+        "{out}"
+    );
     assert_eq!(out.matches("== chesskelet vs ").count(), 4, "{out}");
 }
