@@ -24,8 +24,7 @@ fn handshake_lists_identity_and_options() {
     let lines = handshake(&mut e);
     eprintln!("process start to uciok: {:?}", t.elapsed());
     assert!(
-        lines[0]
-            .starts_with("id name 1K ZX Chess (king's pawn) (David Horne 1982) via retrochess")
+        lines[0].starts_with("id name 1K ZX Chess (king's pawn) (David Horne 1982) via retrochess")
     );
     assert_eq!(lines[1], "id author David Horne");
     for option in [
