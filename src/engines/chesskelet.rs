@@ -46,6 +46,12 @@
 //! - Playing White: the full build presses `s` at the start (the program's
 //!   own side switch); otherwise the position is injected with the computer
 //!   as "white" in its own orientation, which is what `s` produces.
+//! - The stack: the program leaks 30 bytes of stack per move pair and after
+//!   some 249 pairs overwrites the ROM's channel area, which crashes a real
+//!   Spectrum (the machine reports it as a fault at `RST 16`). Before typing,
+//!   the driver checks the stack pointer against [`STACK_FLOOR`] +
+//!   [`CYCLE_STACK`] and, below it, reloads the program and injects the
+//!   position instead (tapes/CHESSKELET.md, "Long games").
 //! - Reading the move: the board printed after the reply is compared with
 //!   the board before it; the changed squares give the move (two pairs with
 //!   a king: castling; a pawn turned queen: promotion). The board page at
@@ -177,6 +183,16 @@ fn signature(build: &Build) -> [(u16, Vec<u8>); 4] {
         (build.hooks.evaexi, vec![0xE1, 0xC1, 0xB9]),
     ]
 }
+
+/// The stack must stay above this: PROG, the first byte after the ROM's
+/// channel area (0x5CB6..=0x5CCA), which `RST 16` reads on every print.
+pub const STACK_FLOOR: u16 = spectrum::BASIC_START;
+/// Stack one reply cycle may use below the waiting stack pointer: two
+/// `revboa` passes push 128 words each (the second 14 bytes deeper, after
+/// the leak of the first), plus calls and the interrupt. Measured: a cycle
+/// starting 271 bytes above channel S's record overwrites it; 320 leaves a
+/// margin.
+pub const CYCLE_STACK: u16 = 320;
 
 /// T-states allowed for start-up (first `genlis`, CLS, board print).
 pub const BOOT_BUDGET: u64 = 10_000_000;
@@ -626,9 +642,23 @@ impl ChessEngine for ChesSkelet {
                 .map_err(|e| EngineError::Position(format!("move {m} cannot be played: {e}")))?;
         }
         let engine = target.turn();
-        let t0 = self.session.zx.busy_tstates();
-        let typed = self.try_typing(root, moves, engine);
-        let mut path = None;
+        // T-states spent on this reply: `carried` holds what a machine that
+        // was then replaced (re-sync by injection) had spent since `t0`.
+        let mut t0 = self.session.zx.busy_tstates();
+        let mut carried = 0u64;
+        let sp = self.session.zx.sp();
+        let low_stack = sp < STACK_FLOOR + CYCLE_STACK;
+        let typed = if low_stack {
+            None
+        } else {
+            self.try_typing(root, moves, engine)
+        };
+        let mut path = low_stack.then(|| {
+            InputPath::Injected(format!(
+                "the program's stack is down to 0x{sp:04X}: one more move would overwrite \
+                 the ROM's channel area, which crashes a real Spectrum; reloaded"
+            ))
+        });
         let mut choice = None;
         if let Some(keys) = typed {
             match self.session.run_to_choice(budget) {
@@ -646,14 +676,20 @@ impl ChessEngine for ChesSkelet {
                 }
                 Err(NoChoice::Stopped(stop)) => {
                     self.track = None;
-                    return Ok(hung(stop, &self.session, t0, InputPath::Typed(keys)));
+                    return Ok(hung(
+                        stop,
+                        carried + (self.session.zx.busy_tstates() - t0),
+                        InputPath::Typed(keys),
+                    ));
                 }
             }
         }
         let path = match (choice, path) {
             (Some(_), Some(p)) => p,
             (_, p) => {
+                carried += self.session.zx.busy_tstates().saturating_sub(t0);
                 self.fresh()?;
+                t0 = self.session.zx.busy_tstates();
                 let why = match p {
                     Some(InputPath::Injected(why)) => why,
                     _ => "the position does not continue the machine's game".into(),
@@ -662,13 +698,16 @@ impl ChessEngine for ChesSkelet {
                 match self.session.run_to_choice(budget) {
                     Ok(c) => choice = Some(c),
                     Err(NoChoice::Stopped(stop)) => {
-                        return Ok(hung(stop, &self.session, t0, InputPath::Injected(why)));
+                        return Ok(hung(
+                            stop,
+                            carried + (self.session.zx.busy_tstates() - t0),
+                            InputPath::Injected(why),
+                        ));
                     }
                     Err(NoChoice::Rejected) => {
                         return Ok(hung(
                             Stop::WaitingForKey,
-                            &self.session,
-                            t0,
+                            carried + (self.session.zx.busy_tstates() - t0),
                             InputPath::Injected(why),
                         ));
                     }
@@ -686,8 +725,8 @@ impl ChessEngine for ChesSkelet {
                 played: Played::DeadEnd,
                 score: None,
                 nodes: 0,
-                tstates: self.session.zx.busy_tstates() - t0,
-                authentic: authentic_time(self.session.zx.busy_tstates() - t0),
+                tstates: carried + (self.session.zx.busy_tstates() - t0),
+                authentic: authentic_time(carried + (self.session.zx.busy_tstates() - t0)),
                 path,
             });
         }
@@ -697,7 +736,11 @@ impl ChessEngine for ChesSkelet {
             Stop::WaitingForKey => {}
             other => {
                 self.track = None;
-                return Ok(hung(other, &self.session, t0, path));
+                return Ok(hung(
+                    other,
+                    carried + (self.session.zx.busy_tstates() - t0),
+                    path,
+                ));
             }
         }
         let after = self.session.printed();
@@ -751,7 +794,7 @@ impl ChessEngine for ChesSkelet {
                 self.build.info.name
             );
         }
-        let tstates = self.session.zx.busy_tstates() - t0;
+        let tstates = carried + (self.session.zx.busy_tstates() - t0);
         self.track = uci.to_move(&target).ok().filter(|_| !corrupted).map(|m| {
             let mut all = moves.to_vec();
             all.push(m);
@@ -776,8 +819,7 @@ impl ChessEngine for ChesSkelet {
     }
 }
 
-fn hung(stop: Stop, session: &Session, t0: u64, path: InputPath) -> Reply {
-    let tstates = session.zx.busy_tstates() - t0;
+fn hung(stop: Stop, tstates: u64, path: InputPath) -> Reply {
     Reply {
         played: Played::Hung(stop),
         score: None,

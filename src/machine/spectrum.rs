@@ -16,13 +16,18 @@
 //!   parameters of the colour codes 16–21). The ROM's PRINT-OUT keeps BC, DE
 //!   and HL and spoils AF and BC'/DE'; the trap keeps every register, which no
 //!   caller can tell apart from the ROM unless it reads A after the call
-//!   (ChesSkelet never does).
+//!   (ChesSkelet never does). Like the ROM it goes through the current
+//!   channel (CURCHL → the record's output address): if that address is no
+//!   longer PRINT-OUT — a program's stack has overwritten the channel area
+//!   — the run stops with [`Fault::RomCall`] at 0x0010, since the real
+//!   machine would jump wherever the bytes point.
 //! - [`CL_ALL`] (0x0DAF, CLS): clears the screen and leaves the registers as
 //!   the ROM's CL-ALL does on its way out through CL-SET/PO-STORE:
 //!   A=0, BC=0x1821, DE=0, HL=0x4000, Z set. ChesSkelet relies on L=0 and
 //!   C=0x21 ("C is always $21", chapter 5).
 //! - [`CHAN_OPEN`] (0x1601): streams 2 and −2 (0xFE) select the upper screen,
-//!   the only channel printed to here. The ROM leaves HL=0x5C91 (P_FLAG,
+//!   the only channel printed to here: CURCHL is set from STRMS and CHANS
+//!   as the ROM does (both initialised at power-on). The ROM leaves HL=0x5C91 (P_FLAG,
 //!   written last by TEMPS), C='S' and D=0; ChesSkelet's first `genlis` pass
 //!   uses the H it leaves.
 //! - The IM 1 interrupt, every [`FRAME_TSTATES`]: the ROM's handler advances
@@ -52,6 +57,23 @@ pub const PRINT_A: u16 = 0x0010;
 pub const CL_ALL: u16 = 0x0DAF;
 /// ROM CHAN-OPEN.
 pub const CHAN_OPEN: u16 = 0x1601;
+/// ROM PRINT-OUT, the output routine of channels K, S and P: where `RST 16`
+/// ends up through the current channel's record.
+pub const PRINT_OUT: u16 = 0x09F4;
+/// The channel area as the ROM sets it up at power-on (copied from its
+/// initial channel data), at [`CHANNELS`]: K, S, R, P, each output address,
+/// input address, letter; then the end marker. PROG follows at 0x5CCB.
+pub const CHANNEL_DATA: [u8; 21] = [
+    0xF4, 0x09, 0xA8, 0x10, b'K', // keyboard / lower screen
+    0xF4, 0x09, 0xC4, 0x15, b'S', // upper screen
+    0x81, 0x0F, 0xC4, 0x15, b'R', // workspace
+    0xF4, 0x09, 0xC4, 0x15, b'P', // printer
+    0x80,
+];
+/// Where the channel area starts on a 48K machine without microdrives.
+pub const CHANNELS: u16 = 0x5CB6;
+/// The initial stream table (streams −3..3 → K, S, R, K, K, S, P).
+const STREAM_DATA: [u8; 14] = [1, 0, 6, 0, 11, 0, 1, 0, 1, 0, 6, 0, 16, 0];
 /// The IM 1 interrupt vector.
 pub const IRQ_VECTOR: u16 = 0x0038;
 
@@ -76,6 +98,12 @@ pub mod sysvar {
     pub const P_FLAG: u16 = 23697;
     pub const RAMTOP: u16 = 23730;
     pub const P_RAMT: u16 = 23732;
+    /// Stream table: 7 offsets (streams −3..3) into the channel area.
+    pub const STRMS: u16 = 23568;
+    /// Start of the channel area (5 bytes per channel).
+    pub const CHANS: u16 = 23631;
+    /// The channel in use: `RST 16` jumps to its output address.
+    pub const CURCHL: u16 = 23633;
     /// IY always points here while the ROM is in charge.
     pub const IY_BASE: u16 = 0x5C3A;
 }
@@ -252,6 +280,14 @@ impl Spectrum48 {
         zx.poke16(sysvar::RAMTOP, 0xFF57);
         zx.poke16(sysvar::P_RAMT, 0xFFFF);
         zx.poke(sysvar::FLAGS, 0x0C);
+        for (i, &b) in STREAM_DATA.iter().enumerate() {
+            zx.poke(sysvar::STRMS + i as u16, b);
+        }
+        for (i, &b) in CHANNEL_DATA.iter().enumerate() {
+            zx.poke(CHANNELS + i as u16, b);
+        }
+        zx.poke16(sysvar::CHANS, CHANNELS);
+        zx.poke16(sysvar::CURCHL, CHANNELS);
         for a in 0x5800..0x5B00 {
             zx.poke(a, 0x38);
         }
@@ -664,6 +700,13 @@ impl Spectrum48 {
         self.tstates() - self.idle_tstates
     }
 
+    /// The part of [`busy_tstates`](Self::busy_tstates) that is estimated,
+    /// not executed: the trapped ROM routines and the interrupt handler
+    /// (see [`IRQ_HANDLER_TSTATES`]).
+    pub fn estimated_tstates(&self) -> u64 {
+        self.extra_tstates - self.idle_tstates
+    }
+
     /// The 24-bit FRAMES counter.
     pub fn frames(&self) -> u32 {
         u32::from(self.peek16(sysvar::FRAMES)) | (u32::from(self.peek(sysvar::FRAMES + 2)) << 16)
@@ -870,6 +913,18 @@ impl Spectrum48 {
     fn trap(&mut self, pc: u16) -> Option<Stop> {
         match pc {
             PRINT_A => {
+                // The ROM jumps to the output address of the channel
+                // CURCHL points at. A program whose stack has run down
+                // into the channel area (ChesSkelet after some 250 move
+                // pairs) has overwritten it: the real machine would run
+                // whatever the bytes now say, which we cannot follow.
+                let record = self.peek16(sysvar::CURCHL);
+                if record < RAM_START {
+                    return Some(Stop::Fault(Fault::RomRead { addr: record, pc }));
+                }
+                if self.peek16(record) != PRINT_OUT {
+                    return Some(Stop::Fault(Fault::RomCall { pc }));
+                }
                 let a = self.cpu.immutable_registers().a();
                 self.print_code(a);
                 self.ret(PRINT_TSTATES);
@@ -890,6 +945,18 @@ impl Spectrum48 {
                 if a != 2 && a != 0xFE {
                     return Some(Stop::Fault(Fault::RomCall { pc }));
                 }
+                // STR-DATA / CHAN-OP: CURCHL = CHANS + offset − 1; the
+                // channel must be the upper screen's.
+                let stream = sysvar::STRMS + 2 * u16::from(a.wrapping_add(3));
+                let offset = self.peek16(stream);
+                let record = self
+                    .peek16(sysvar::CHANS)
+                    .wrapping_add(offset)
+                    .wrapping_sub(1);
+                if offset == 0 || record < RAM_START || self.peek(record.wrapping_add(4)) != b'S' {
+                    return Some(Stop::Fault(Fault::RomCall { pc }));
+                }
+                self.poke16(sysvar::CURCHL, record);
                 let p_flag = self.peek(sysvar::P_FLAG);
                 let tv = self.peek(sysvar::TV_FLAG);
                 self.poke(sysvar::TV_FLAG, tv & !1);
@@ -1223,6 +1290,23 @@ mod tests {
         assert_eq!(
             zx.run(1_000_000),
             Stop::Fault(Fault::RomCall { pc: 0x2000 })
+        );
+    }
+
+    #[test]
+    fn print_goes_through_the_channel_record() {
+        // ld a,2; call CHAN-OPEN; ld a,'x'; rst 16; jr $
+        let code = [0x3E, 2, 0xCD, 0x01, 0x16, 0x3E, b'x', 0xD7, 0x18, 0xFE];
+        let mut zx = with_code(&code);
+        assert_eq!(zx.run(1_000_000), Stop::Stuck { pc: 0x8008 });
+        assert_eq!(zx.peek16(sysvar::CURCHL), CHANNELS + 5);
+        assert_eq!(zx.screen().row_text(0), "x");
+        // A stack that ran down over channel S: the ROM would not print.
+        let mut zx = with_code(&code);
+        zx.poke16(CHANNELS + 5, 0x2236);
+        assert_eq!(
+            zx.run(1_000_000),
+            Stop::Fault(Fault::RomCall { pc: PRINT_A })
         );
     }
 
