@@ -49,7 +49,7 @@ use std::collections::VecDeque;
 
 use iz80::{Cpu, Machine, Reg8, Reg16};
 
-use super::{Cell, Fault, MachineError, Stop, TextScreen};
+use super::{Cell, Fault, MachineError, Stop, TextScreen, Watches};
 
 /// ROM `RST 16` (PRINT-A).
 pub const PRINT_A: u16 = 0x0010;
@@ -243,7 +243,7 @@ pub struct Spectrum48 {
     next_irq_at: u64,
     keys: VecDeque<u8>,
     interrupts: u64,
-    watches: Vec<(u16, u64)>,
+    watches: Watches,
 }
 
 impl Spectrum48 {
@@ -274,7 +274,7 @@ impl Spectrum48 {
             next_irq_at: FRAME_TSTATES,
             keys: VecDeque::new(),
             interrupts: 0,
-            watches: Vec::new(),
+            watches: Watches::default(),
         };
         zx.poke(sysvar::ATTR_P, 0x38);
         zx.poke16(sysvar::RAMTOP, 0xFF57);
@@ -770,12 +770,12 @@ impl Spectrum48 {
     /// Counts how often execution reaches each of `addrs` (replacing any
     /// earlier watches; counts restart at zero).
     pub fn watch(&mut self, addrs: &[u16]) {
-        self.watches = addrs.iter().map(|&a| (a, 0)).collect();
+        self.watches = Watches::new(addrs);
     }
 
     /// How often execution reached the `i`-th watched address.
     pub fn hits(&self, i: usize) -> u64 {
-        self.watches.get(i).map_or(0, |w| w.1)
+        self.watches.hits(i)
     }
 
     /// Runs until a named stop, at most `budget` T-states of execution.
@@ -808,11 +808,7 @@ impl Spectrum48 {
                 }
                 continue;
             }
-            for w in self.watches.iter_mut() {
-                if w.0 == pc {
-                    w.1 += 1;
-                }
-            }
+            self.watches.visit(pc);
             self.bus.pc = pc;
             self.bus.polled_empty_now = false;
             self.cpu.execute_instruction(&mut self.bus);

@@ -44,7 +44,7 @@ use std::collections::VecDeque;
 
 use iz80::{Cpu, Machine};
 
-use super::{Cell, Fault, MachineError, SplitMix64, Stop, TextScreen};
+use super::{Cell, Fault, MachineError, SplitMix64, Stop, TextScreen, Watches};
 
 /// ROM "KEYBOARD SCANNING".
 pub const KEYBOARD: u16 = 0x02BB;
@@ -276,7 +276,7 @@ pub struct Zx81 {
     idle_tstates: u64,
     next_frame_at: u64,
     keys: VecDeque<KeyPress>,
-    watches: Vec<(u16, u64)>,
+    watches: Watches,
 }
 
 impl Zx81 {
@@ -308,7 +308,7 @@ impl Zx81 {
             idle_tstates: 0,
             next_frame_at: USER_TSTATES_PER_FRAME,
             keys: VecDeque::new(),
-            watches: Vec::new(),
+            watches: Watches::default(),
         };
         // What the ROM leaves behind after NEW/LOAD on a 1K machine: RAMTOP
         // at the top of RAM, the GOSUB end marker 0x3E just below it, the
@@ -508,12 +508,12 @@ impl Zx81 {
     /// Counts how often execution reaches each of `addrs` (replacing any
     /// earlier watches; counts restart at zero).
     pub fn watch(&mut self, addrs: &[u16]) {
-        self.watches = addrs.iter().map(|&a| (a, 0)).collect();
+        self.watches = Watches::new(addrs);
     }
 
     /// How often execution reached the `i`-th watched address.
     pub fn hits(&self, i: usize) -> u64 {
-        self.watches.get(i).map_or(0, |w| w.1)
+        self.watches.hits(i)
     }
 
     /// Runs until a named stop, at most `budget` T-states of execution.
@@ -529,7 +529,7 @@ impl Zx81 {
         // Addresses that need a look before they run are marked in a 1K map,
         // so the common case costs one load per instruction.
         let mut marks = [0u8; RAM_SIZE];
-        for &(addr, _) in &self.watches {
+        for addr in self.watches.addrs() {
             marks[(addr & 0x3FF) as usize] = 1;
         }
         if let Some(bp) = breakpoint {
@@ -557,9 +557,7 @@ impl Zx81 {
                 if Some(pc) == breakpoint && !first {
                     return Stop::Breakpoint { pc };
                 }
-                for w in self.watches.iter_mut().filter(|w| w.0 == pc) {
-                    w.1 += 1;
-                }
+                self.watches.visit(pc);
             }
             first = false;
             self.cpu.execute_instruction(&mut self.bus);
