@@ -309,29 +309,43 @@ fn crashing_and_stalling_engines_lose_without_killing_the_match() {
     assert_eq!(row(&out, "Random mover"), (6, 6, 0, 0));
 }
 
-#[test]
-fn one_k_zx_chess_against_fairymax_over_cecp() {
-    let fairymax = "/usr/games/fairymax";
+/// Two games of a retro engine against a Debian engine through the
+/// runner's external-engine path; returns the table and python-chess's
+/// per-game lines.
+fn against_debian_engine(retro: &str, peer: &str, spec: &str, tc: &str) -> (String, Vec<String>) {
     assert!(
-        Path::new(fairymax).exists(),
-        "Debian's fairymax (installed by .ci/run)"
+        Path::new(peer).exists(),
+        "Debian's {peer} (installed by .ci/run)"
     );
-    let pgn = temp("fairymax.pgn");
+    let pgn = temp(&format!("{retro}-external.pgn"));
     let (ok, out, err) = run_match(&[
         "--engine",
-        "1k-zx-chess",
+        retro,
         "--engine",
-        &format!("cmd={fairymax},proto=xboard"),
+        spec,
         "--games",
         "2",
         "--tc",
-        "5+0.05",
+        tc,
         "--pgn",
         pgn.to_str().unwrap(),
     ]);
     assert!(ok, "{err}");
+    assert!(!out.contains("could not start"), "{out}");
     let checked = python_check(&pgn);
     assert_eq!(checked.len(), 2);
+    (out, checked)
+}
+
+#[test]
+fn one_k_zx_chess_against_fairymax_over_cecp() {
+    let fairymax = "/usr/games/fairymax";
+    let (out, checked) = against_debian_engine(
+        "1k-zx-chess",
+        fairymax,
+        &format!("cmd={fairymax},proto=xboard"),
+        "5+0.05",
+    );
     assert!(
         checked.iter().all(|l| !l.contains("abandoned")),
         "fairymax played both games: {checked:?}\n{out}"
@@ -346,26 +360,7 @@ fn one_k_zx_chess_against_fairymax_over_cecp() {
 #[test]
 fn chesskelet_against_stockfish_at_minimum_strength_over_uci() {
     let stockfish = "/usr/games/stockfish";
-    assert!(
-        Path::new(stockfish).exists(),
-        "Debian's stockfish (installed by .ci/run)"
-    );
-    let pgn = temp("stockfish.pgn");
-    let (ok, out, err) = run_match(&[
-        "--engine",
-        "chesskelet",
-        "--engine",
-        &format!("cmd={stockfish},proto=uci,option.Skill Level=0,name=Stockfish"),
-        "--games",
-        "2",
-        "--tc",
-        "2+0.05",
-        "--pgn",
-        pgn.to_str().unwrap(),
-    ]);
-    assert!(ok, "{err}");
-    let checked = python_check(&pgn);
-    assert_eq!(checked.len(), 2);
-    assert!(!out.contains("could not start"), "{out}");
+    let spec = format!("cmd={stockfish},proto=uci,option.Skill Level=0,name=Stockfish");
+    let (out, _) = against_debian_engine("chesskelet", stockfish, &spec, "2+0.05");
     assert_eq!(row(&out, "Stockfish").0, 2);
 }
