@@ -3,9 +3,8 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 use common::repo;
 
@@ -20,20 +19,7 @@ fn path_with_binary() -> String {
 }
 
 fn run(cmd: &mut Command, stdin: &str) -> Output {
-    let mut child = cmd
-        .env("PATH", path_with_binary())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
+    common::output_with_stdin(cmd.env("PATH", path_with_binary()), stdin)
 }
 
 fn text(o: &Output) -> String {

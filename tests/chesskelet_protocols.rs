@@ -8,10 +8,10 @@
 #[path = "interop/pipe.rs"]
 mod pipe;
 
-use std::process::Command;
 use std::time::Duration;
 
 use pipe::Engine;
+use retrochess::machine::SplitMix64;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
@@ -23,19 +23,6 @@ fn pos(fen: &str) -> Chess {
         .unwrap()
         .into_position(CastlingMode::Standard)
         .unwrap()
-}
-
-/// A seeded generator for the random opponent.
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) as usize) % n
-    }
 }
 
 /// How a game ended.
@@ -246,7 +233,7 @@ fn game(
     };
     let mut current = root.clone();
     let mut history: Vec<String> = Vec::new();
-    let mut rng = Lcg(seed);
+    let mut rng = SplitMix64::new(seed);
     let mut received = 0;
     p.start(fen, engine_first);
     let mut pending: Option<Turn> = None;
@@ -261,7 +248,7 @@ fn game(
             }
         } else {
             let legal = current.legal_moves();
-            let m = legal[rng.below(legal.len())];
+            let m = legal[rng.range(0, legal.len() as u64 - 1) as usize];
             let text = UciMove::from_standard(m).to_string();
             current.play_unchecked(m);
             history.push(text.clone());
@@ -365,35 +352,11 @@ fn cecp_sessions_both_builds() {
 /// and protocol (`tests/interop/chesskelet_games.py`).
 #[test]
 fn python_chess_plays_both_builds() {
-    let script = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/interop/chesskelet_games.py"
-    );
     for protocol in ["uci", "xboard"] {
         for build in BUILDS {
-            let out = Command::new("python3")
-                .args([
-                    script,
-                    env!("CARGO_BIN_EXE_retrochess"),
-                    protocol,
-                    build,
-                    "2",
-                ])
-                .output()
-                .expect("python3 must be installed");
-            let stdout = String::from_utf8_lossy(&out.stdout);
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            eprintln!("{stdout}");
-            assert!(
-                out.status.success(),
-                "{protocol} {build}: python-chess interop failed:\n{stdout}\n{stderr}"
-            );
+            let stdout =
+                pipe::python_chess_games("chesskelet_games.py", &[protocol, build, "2"], 2);
             assert!(stdout.contains("engine: ChesSkelet"), "{stdout}");
-            assert_eq!(
-                stdout.lines().filter(|l| l.starts_with("game ")).count(),
-                2,
-                "{stdout}"
-            );
         }
     }
 }

@@ -1,23 +1,14 @@
 //! The `retrochess` binary's person-facing subcommands, over pipes.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
+
+use std::process::Command;
 
 fn run(args: &[&str], stdin: &str) -> (bool, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_retrochess"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::output_with_stdin(
+        Command::new(env!("CARGO_BIN_EXE_retrochess")).args(args),
+        stdin,
+    );
     (
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).into(),

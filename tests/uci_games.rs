@@ -10,6 +10,7 @@ mod pipe;
 use std::time::{Duration, Instant};
 
 use pipe::Engine;
+use retrochess::machine::SplitMix64;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
@@ -101,19 +102,6 @@ fn ask(e: &mut Engine, position: &str, current: &Chess, go: &str) -> Answer {
     }
 }
 
-/// A small seeded generator for the random opponent.
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) as usize) % n
-    }
-}
-
 /// How a game ended (the texts are for the log).
 #[derive(Debug)]
 #[allow(dead_code)]
@@ -135,7 +123,7 @@ fn play(
     let mut current = root.clone();
     let mut moves: Vec<String> = Vec::new();
     let mut seen: Vec<Zobrist64> = vec![current.zobrist_hash(EnPassantMode::Legal)];
-    let mut rng = Lcg(seed);
+    let mut rng = SplitMix64::new(seed);
     let head = match root_fen {
         None => "position startpos".to_string(),
         Some(f) => format!("position fen {f}"),
@@ -155,7 +143,7 @@ fn play(
         let m = match engines[side].as_deref_mut() {
             None => {
                 let legal = current.legal_moves();
-                legal[rng.below(legal.len())]
+                legal[rng.range(0, legal.len() as u64 - 1) as usize]
             }
             Some(e) => {
                 let position = if moves.is_empty() {

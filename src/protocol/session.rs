@@ -408,6 +408,18 @@ impl Settings {
     }
 }
 
+/// The lines an action list sends to the GUI (for the front ends' tests).
+#[cfg(test)]
+pub(crate) fn sent(actions: &[Action]) -> Vec<String> {
+    actions
+        .iter()
+        .filter_map(|a| match a {
+            Action::Send(l) => Some(l.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The engine's `id name`/`myname`: the program, its author and year, and us
 /// (no comma: PolyGlot cuts a CECP `myname` there).
 pub fn display_name(info: &EngineInfo) -> String {

@@ -659,22 +659,13 @@ pub fn read_position(words: &[String]) -> Result<(Option<String>, Vec<String>), 
 mod tests {
     use super::*;
     use crate::engines::{self, InputPath, Reply};
+    use crate::protocol::session::sent;
 
     fn uci() -> Uci {
         Uci::new(
             engines::info("1k-zx-chess").unwrap(),
             EngineOptions::default(),
         )
-    }
-
-    fn sent(actions: &[Action]) -> Vec<String> {
-        actions
-            .iter()
-            .filter_map(|a| match a {
-                Action::Send(l) => Some(l.clone()),
-                _ => None,
-            })
-            .collect()
     }
 
     fn feed(u: &mut Uci, line: &str) -> Vec<Action> {

@@ -660,6 +660,7 @@ fn looks_like_move(word: &str) -> bool {
 mod tests {
     use super::*;
     use crate::engines::{self, InputPath, Reply};
+    use crate::protocol::session::sent;
 
     fn xboard() -> Xboard {
         Xboard::new(
@@ -670,16 +671,6 @@ mod tests {
 
     fn feed(x: &mut Xboard, line: &str) -> Vec<Action> {
         x.handle(Input::Line(line.to_string()))
-    }
-
-    fn sent(actions: &[Action]) -> Vec<String> {
-        actions
-            .iter()
-            .filter_map(|a| match a {
-                Action::Send(l) => Some(l.clone()),
-                _ => None,
-            })
-            .collect()
     }
 
     fn search_id(actions: &[Action]) -> Option<u64> {

@@ -229,24 +229,21 @@ pub fn player_names(players: &[PlayerSpec]) -> Vec<String> {
 
 fn tally(standings: &mut [Standing], p: &Pairing, record: &GameRecord, times: [Vec<Duration>; 2]) {
     let (w, b) = (p.white, p.black);
-    match record.result.as_str() {
-        "1-0" => {
-            standings[w].wdl.wins += 1;
-            standings[b].wdl.losses += 1;
-            *standings[b]
+    let decisive = match record.result.as_str() {
+        "1-0" => Some((w, b)),
+        "0-1" => Some((b, w)),
+        _ => None,
+    };
+    match decisive {
+        Some((winner, loser)) => {
+            standings[winner].wdl.wins += 1;
+            standings[loser].wdl.losses += 1;
+            *standings[loser]
                 .losses_by
                 .entry(record.termination.to_string())
                 .or_default() += 1;
         }
-        "0-1" => {
-            standings[b].wdl.wins += 1;
-            standings[w].wdl.losses += 1;
-            *standings[w]
-                .losses_by
-                .entry(record.termination.to_string())
-                .or_default() += 1;
-        }
-        _ => {
+        None => {
             standings[w].wdl.draws += 1;
             standings[b].wdl.draws += 1;
         }

@@ -169,3 +169,30 @@ impl Drop for Engine {
         let _ = self.child.wait();
     }
 }
+
+/// Runs a python-chess interop script (`tests/interop/NAME`) against the
+/// built binary: `python3 SCRIPT BINARY ARGS...`. Fails the test if python3
+/// or python-chess is missing (never skipped), if the script fails, or if it
+/// did not report `games` finished games ("game ..." lines). Returns stdout.
+pub fn python_chess_games(script: &str, args: &[&str], games: usize) -> String {
+    let path = format!("{}/tests/interop/{script}", env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new("python3")
+        .arg(&path)
+        .arg(env!("CARGO_BIN_EXE_retrochess"))
+        .args(args)
+        .output()
+        .expect("python3 must be installed");
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    eprintln!("{stdout}");
+    assert!(
+        out.status.success(),
+        "{script} {args:?}: python-chess interop failed:\n{stdout}\n{stderr}"
+    );
+    assert_eq!(
+        stdout.lines().filter(|l| l.starts_with("game ")).count(),
+        games,
+        "{stdout}"
+    );
+    stdout
+}
