@@ -364,3 +364,80 @@ fn chesskelet_against_stockfish_at_minimum_strength_over_uci() {
     let (out, _) = against_debian_engine("chesskelet", stockfish, &spec, "2+0.05");
     assert_eq!(row(&out, "Stockfish").0, 2);
 }
+
+#[test]
+fn numbers_from_the_command_line_saturate_or_are_refused() {
+    for (args, message) in [
+        (
+            &["--tc", "1e300"][..],
+            "time control \"1e300\" too long: at most 2147483 s (use inf for no clock)",
+        ),
+        (&["--tc", "10+1e19"], "too long"),
+        (&["--startup", "NaN"], "--startup must be a positive number"),
+        (
+            &["--concurrency", "0"],
+            "--concurrency must be from 1 to 256",
+        ),
+        (
+            &["--concurrency", "100000"],
+            "--concurrency must be from 1 to 256",
+        ),
+        (
+            &["--games", "18446744073709551615", "--rounds", "2"],
+            "too many games: 2 players, 18446744073709551615 games, 2 rounds",
+        ),
+    ] {
+        let (ok, _, err) = run_match(args);
+        assert!(!ok && err.contains(message), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    // A start-up time past what a clock can hold is no limit: the engine
+    // starts, and the game ends as that engine makes it end.
+    let script = repo("tests/engines/misbehaving_uci.py");
+    let pgn = temp("startup.pgn");
+    let (ok, out, err) = run_match(&[
+        "--engine",
+        "random",
+        "--engine",
+        &format!(
+            "cmd=python3,arg={},arg=crash,proto=uci,name=crash",
+            script.display()
+        ),
+        "--games",
+        "2",
+        "--startup",
+        "1e19",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(ok && !err.contains("panicked"), "{err}");
+    assert_eq!(row(&out, "crash"), (2, 0, 0, 2), "{out}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("crash disconnects").count(), 2, "{text}");
+    let (ok, out, err) = run_match(&["--startup", "1e300", "--games", "2"]);
+    assert!(ok && out.contains("2 games in"), "{err}");
+}
+
+#[test]
+fn a_long_match_costs_no_memory_up_front() {
+    // A hundred million games: the schedule is computed a game at a time,
+    // and finished games are not kept.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_retrochess"))
+        .args(["match", "--engine", "random", "--engine", "random"])
+        .args(["--games", "100000000", "--max-plies", "2"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let rss_kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("no VmRSS in\n{status}"));
+    assert!(rss_kb < 64 * 1024, "{rss_kb} kB resident after 2 s");
+}

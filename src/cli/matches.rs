@@ -9,6 +9,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use retrochess::engines::EngineOptions;
 use retrochess::runner::{self, IllegalPolicy, MatchConfig, Standing, openings};
 
+/// Games at once: each may be two engine processes.
+const MAX_CONCURRENCY: usize = 256;
+
 #[derive(Args, Clone, Debug)]
 pub struct MatchArgs {
     /// A player: a built-in engine id, `random`, or an external engine
@@ -21,7 +24,7 @@ pub struct MatchArgs {
     /// Rounds of the whole schedule.
     #[arg(long, default_value_t = 1)]
     rounds: usize,
-    /// Games played at once (default: all cores).
+    /// Games played at once, 1 to 256 (default: all cores).
     #[arg(long)]
     concurrency: Option<usize>,
     /// Openings from an EPD or PGN file (default: a built-in balanced set of 10).
@@ -48,7 +51,7 @@ pub struct MatchArgs {
     /// Adjudicate a draw after this many plies.
     #[arg(long, default_value_t = 300)]
     max_plies: usize,
-    /// Seconds an external engine may take to start.
+    /// Seconds an external engine may take to start (a huge number: no limit).
     #[arg(long, default_value_t = 10.0)]
     startup: f64,
 }
@@ -77,16 +80,20 @@ pub fn run(args: &MatchArgs, options: &EngineOptions) -> Result<(), String> {
     if args.games == 0 || args.rounds == 0 {
         return Err("--games and --rounds must be at least 1".to_string());
     }
-    if !(args.startup.is_finite() && args.startup > 0.0) {
+    if args.startup.is_nan() || args.startup <= 0.0 {
         return Err("--startup must be a positive number of seconds".to_string());
+    }
+    let concurrency = args.concurrency.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_CONCURRENCY))
+    });
+    if !(1..=MAX_CONCURRENCY).contains(&concurrency) {
+        return Err(format!("--concurrency must be from 1 to {MAX_CONCURRENCY}"));
     }
     let config = MatchConfig {
         players,
         games: args.games,
         rounds: args.rounds,
-        concurrency: args
-            .concurrency
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        concurrency,
         openings,
         tc,
         authentic_clock: args.authentic_clock,
@@ -100,7 +107,8 @@ pub fn run(args: &MatchArgs, options: &EngineOptions) -> Result<(), String> {
             budget: args.tstates,
             ..options.clone()
         },
-        startup: Duration::from_secs_f64(args.startup),
+        // Past what a Duration holds (about 585 billion years): no limit.
+        startup: Duration::try_from_secs_f64(args.startup).unwrap_or(Duration::MAX),
     };
     let mut file = match &args.pgn {
         Some(path) => Some(
@@ -131,7 +139,7 @@ pub fn run(args: &MatchArgs, options: &EngineOptions) -> Result<(), String> {
     print!("{}", runner::table(&report.standings));
     println!(
         "{} games in {:.1} s{}",
-        report.games.len(),
+        report.games,
         started.elapsed().as_secs_f64(),
         args.pgn.as_ref().map_or(String::new(), |p| format!(
             ", PGN appended to {}",

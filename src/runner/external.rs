@@ -111,10 +111,19 @@ impl External {
         timeout: Duration,
         mut pick: impl FnMut(&str) -> Option<T>,
     ) -> Result<T, Wait> {
-        let deadline = Instant::now() + timeout;
+        // A timeout past what an Instant can hold is no timeout.
+        let deadline = Instant::now().checked_add(timeout);
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
+            let line = match deadline {
+                Some(d) => self
+                    .lines
+                    .recv_timeout(d.saturating_duration_since(Instant::now())),
+                None => self
+                    .lines
+                    .recv()
+                    .map_err(|_| RecvTimeoutError::Disconnected),
+            };
+            match line {
                 Ok(line) => {
                     if let Some(v) = pick(line.trim()) {
                         return Ok(v);
@@ -258,7 +267,10 @@ impl External {
             _ => format!("go movetime {}", MOVETIME_WITHOUT_CLOCK.as_millis()),
         };
         self.send(&go);
-        let limit = clock.left.unwrap_or(MOVETIME_WITHOUT_CLOCK) + GRACE;
+        let limit = clock
+            .left
+            .unwrap_or(MOVETIME_WITHOUT_CLOCK)
+            .saturating_add(GRACE);
         match self.wait_for(limit, |l| {
             l.strip_prefix("bestmove")
                 .map(|r| r.split_whitespace().next().unwrap_or("").to_string())
@@ -338,7 +350,7 @@ impl External {
         let limit = clock
             .left
             .unwrap_or(MOVETIME_WITHOUT_CLOCK.max(Duration::from_secs(1)))
-            + GRACE;
+            .saturating_add(GRACE);
         let name = self.name.clone();
         let answer = self.wait_for(limit, |l| {
             if let Some(m) = l.strip_prefix("move ") {

@@ -93,38 +93,85 @@ pub struct Standing {
     pub name: String,
     pub wdl: Wdl,
     pub illegal: BTreeMap<String, u32>,
-    pub authentic: Vec<Duration>,
+    /// Authentic thinking times of its moves: how many took each whole
+    /// number of milliseconds (bounded however long the match).
+    pub authentic: BTreeMap<u64, u64>,
     pub losses_by: BTreeMap<String, u32>,
 }
 
 /// The result of a match.
 #[derive(Clone, Debug)]
 pub struct MatchReport {
-    pub games: Vec<GameRecord>,
+    /// Games played.
+    pub games: usize,
     pub standings: Vec<Standing>,
 }
 
-fn schedule(config: &MatchConfig) -> Vec<Pairing> {
-    let n = config.players.len();
-    let mut out = Vec::new();
-    for round in 1..=config.rounds {
-        for a in 0..n {
-            for b in a + 1..n {
-                for g in 0..config.games {
-                    let opening = (g / 2) % config.openings.len().max(1);
-                    let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
-                    out.push(Pairing {
-                        number: out.len() + 1,
-                        round,
-                        white,
-                        black,
-                        opening,
-                    });
-                }
-            }
-        }
+/// The schedule, computed a pairing at a time from its index: a long match
+/// costs no memory up front. The order is rounds, then pairings (`a < b`,
+/// in the order the players were given), then games (even games: `a` has
+/// White; each opening twice in a row, colours reversed).
+#[derive(Clone, Copy, Debug)]
+struct Schedule {
+    players: usize,
+    games: usize,
+    openings: usize,
+    total: usize,
+}
+
+impl Schedule {
+    /// The schedule of `games` games per pairing of `players` players,
+    /// `rounds` times over.
+    ///
+    /// # Errors
+    /// More games than a standings table can count (`u32`).
+    fn new(
+        players: usize,
+        games: usize,
+        rounds: usize,
+        openings: usize,
+    ) -> Result<Schedule, String> {
+        let total = (players * players.saturating_sub(1) / 2)
+            .checked_mul(games)
+            .and_then(|t| t.checked_mul(rounds))
+            .filter(|&t| u32::try_from(t).is_ok())
+            .ok_or_else(|| {
+                format!(
+                    "too many games: {players} players, {games} games, {rounds} rounds make more than {}",
+                    u32::MAX
+                )
+            })?;
+        Ok(Schedule {
+            players,
+            games,
+            openings: openings.max(1),
+            total,
+        })
     }
-    out
+
+    /// The `i`th game (0-based), if the schedule has one.
+    fn pairing(&self, i: usize) -> Option<Pairing> {
+        if i >= self.total {
+            return None;
+        }
+        let per_round = self.players * (self.players - 1) / 2 * self.games;
+        let (round, rest) = (i / per_round, i % per_round);
+        let (mut k, g) = (rest / self.games, rest % self.games);
+        let mut a = 0;
+        while k >= self.players - 1 - a {
+            k -= self.players - 1 - a;
+            a += 1;
+        }
+        let b = a + 1 + k;
+        let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
+        Some(Pairing {
+            number: i + 1,
+            round: round + 1,
+            white,
+            black,
+            opening: (g / 2) % self.openings,
+        })
+    }
 }
 
 fn seed_for(match_seed: u64, game: usize, side: u64) -> u64 {
@@ -149,8 +196,13 @@ pub fn run(
     if config.openings.is_empty() {
         return Err("no openings".to_string());
     }
-    let pairings = schedule(config);
-    let total = pairings.len();
+    let schedule = Schedule::new(
+        config.players.len(),
+        config.games,
+        config.rounds,
+        config.openings.len(),
+    )?;
+    let total = schedule.total;
     let mut standings: Vec<Standing> = player_names(&config.players)
         .into_iter()
         .map(|name| Standing {
@@ -159,52 +211,58 @@ pub fn run(
         })
         .collect();
     let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<(usize, GameRecord, [Vec<Duration>; 2])>();
-    let mut records: Vec<GameRecord> = Vec::with_capacity(total);
     let workers = config.concurrency.clamp(1, total.max(1));
+    // Bounded: workers wait for the writer rather than pile up records.
+    let (tx, rx) = mpsc::sync_channel::<(Pairing, GameRecord, [Vec<Duration>; 2])>(workers);
+    let mut written = 0;
     let mut write_error = None;
     std::thread::scope(|scope| {
+        let mut started = 0;
         for _ in 0..workers {
             let tx = tx.clone();
-            let (next, pairings) = (&next, &pairings);
-            scope.spawn(move || {
-                loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(p) = pairings.get(i) else { break };
-                    let (record, times) = play_game(config, p);
-                    if tx.send((i, record, times)).is_err() {
+            let next = &next;
+            let worker = move || {
+                while let Some(p) = schedule.pairing(next.fetch_add(1, Ordering::SeqCst)) {
+                    let (record, times) = play_game(config, &p);
+                    if tx.send((p, record, times)).is_err() {
                         break;
                     }
                 }
-            });
+            };
+            // Fewer workers than asked for if the system has no more threads.
+            match std::thread::Builder::new().spawn_scoped(scope, worker) {
+                Ok(_) => started += 1,
+                Err(_) if started > 0 => break,
+                Err(e) => {
+                    write_error = Some(format!("cannot start a worker thread: {e}"));
+                    break;
+                }
+            }
         }
         drop(tx);
         let mut pending = BTreeMap::new();
-        let mut written = 0;
         progress(0, total, &standings);
-        for (i, record, times) in rx {
-            let p = &pairings[i];
-            tally(&mut standings, p, &record, times);
-            pending.insert(i, record);
+        for (p, record, times) in rx {
+            tally(&mut standings, &p, &record, times);
+            pending.insert(p.number - 1, record);
             while let Some(record) = pending.remove(&written) {
                 if let Some(out) = pgn.as_deref_mut()
                     && let Err(e) = out
                         .write_all(record.to_pgn().as_bytes())
                         .and_then(|_| out.flush())
                 {
-                    write_error.get_or_insert(e.to_string());
+                    write_error.get_or_insert(format!("cannot write the PGN file: {e}"));
                 }
-                records.push(record);
                 written += 1;
             }
-            progress(records.len() + pending.len(), total, &standings);
+            progress(written + pending.len(), total, &standings);
         }
     });
     if let Some(e) = write_error {
-        return Err(format!("cannot write the PGN file: {e}"));
+        return Err(e);
     }
     Ok(MatchReport {
-        games: records,
+        games: written,
         standings,
     })
 }
@@ -252,9 +310,12 @@ fn tally(standings: &mut [Standing], p: &Pairing, record: &GameRecord, times: [V
         let who = if *side == Color::White { w } else { b };
         *standings[who].illegal.entry(kind.clone()).or_default() += 1;
     }
-    let [tw, tb] = times;
-    standings[w].authentic.extend(tw);
-    standings[b].authentic.extend(tb);
+    for (who, times) in [w, b].into_iter().zip(times) {
+        for t in times {
+            let ms = u64::try_from(t.as_millis()).unwrap_or(u64::MAX);
+            *standings[who].authentic.entry(ms).or_default() += 1;
+        }
+    }
 }
 
 /// The kind of an illegal move, for the standings.
@@ -481,6 +542,16 @@ fn ending_words(reason: &str, to_move: Color) -> String {
     }
 }
 
+/// The median (the upper one of an even count) of a histogram of milliseconds.
+fn median_ms(counts: &BTreeMap<u64, u64>) -> Option<u64> {
+    let half = counts.values().sum::<u64>() / 2;
+    let mut seen = 0;
+    counts.iter().find_map(|(&ms, &n)| {
+        seen += n;
+        (seen > half).then_some(ms)
+    })
+}
+
 /// The final table, one line per player.
 pub fn table(standings: &[Standing]) -> String {
     let mut s = String::new();
@@ -502,11 +573,9 @@ pub fn table(standings: &[Standing]) -> String {
             }
         });
         let los = w.los().map_or("-".into(), |l| format!("{:.1}%", 100.0 * l));
-        let mut t = st.authentic.clone();
-        t.sort();
-        let auth = t
-            .get(t.len() / 2)
-            .map_or("-".into(), |d| format!("{:.2}", d.as_secs_f64()));
+        let auth = median_ms(&st.authentic).map_or("-".into(), |ms| {
+            format!("{:.2}", Duration::from_millis(ms).as_secs_f64())
+        });
         let illegal = if st.illegal.is_empty() {
             "0".to_string()
         } else {
@@ -535,3 +604,67 @@ pub fn table(standings: &[Standing]) -> String {
 }
 
 use std::fmt::Write as _;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The schedule as nested loops, as it was once built in full.
+    fn listed(players: usize, games: usize, rounds: usize, openings: usize) -> Vec<Pairing> {
+        let mut out = Vec::new();
+        for round in 1..=rounds {
+            for a in 0..players {
+                for b in a + 1..players {
+                    for g in 0..games {
+                        let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
+                        out.push(Pairing {
+                            number: out.len() + 1,
+                            round,
+                            white,
+                            black,
+                            opening: (g / 2) % openings,
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn pairings_computed_from_their_index_follow_the_nested_loops() {
+        for (players, games, rounds, openings) in [(2, 20, 1, 10), (5, 3, 2, 2), (4, 1, 3, 1)] {
+            let s = Schedule::new(players, games, rounds, openings).unwrap();
+            let want = listed(players, games, rounds, openings);
+            assert_eq!(s.total, want.len());
+            for (i, w) in want.iter().enumerate() {
+                let p = s.pairing(i).unwrap();
+                assert_eq!(
+                    (p.number, p.round, p.white, p.black, p.opening),
+                    (w.number, w.round, w.white, w.black, w.opening),
+                    "game {i} of {players} players"
+                );
+            }
+            assert!(s.pairing(want.len()).is_none());
+        }
+        // The last of a hundred million games, without listing them.
+        let s = Schedule::new(3, 100_000_000, 1, 10).unwrap();
+        let p = s.pairing(s.total - 1).unwrap();
+        assert_eq!((p.number, p.white, p.black), (300_000_000, 2, 1));
+        let e = Schedule::new(2, usize::MAX, 2, 1).unwrap_err();
+        assert!(e.starts_with("too many games"), "{e}");
+        assert!(
+            Schedule::new(3, 1 << 31, 1, 1).is_err(),
+            "past u32 standings"
+        );
+    }
+
+    #[test]
+    fn median_of_a_histogram() {
+        let h: BTreeMap<u64, u64> = [(5, 1), (7, 2), (9, 1)].into_iter().collect();
+        assert_eq!(median_ms(&h), Some(7));
+        let h: BTreeMap<u64, u64> = [(5, 1), (9, 1)].into_iter().collect();
+        assert_eq!(median_ms(&h), Some(9), "the upper median of an even count");
+        assert_eq!(median_ms(&BTreeMap::new()), None);
+    }
+}
