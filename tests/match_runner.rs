@@ -5,7 +5,8 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 use common::repo;
 use retrochess::runner::openings::read_pgn;
@@ -440,4 +441,136 @@ fn a_long_match_costs_no_memory_up_front() {
         .and_then(|v| v.parse().ok())
         .unwrap_or_else(|| panic!("no VmRSS in\n{status}"));
     assert!(rss_kb < 64 * 1024, "{rss_kb} kB resident after 2 s");
+}
+
+/// A match whose first two games wait on an engine that never moves (for
+/// 60 s), while its third, between two random movers, ends at once.
+fn match_with_slow_first_games(pgn: &Path) -> Child {
+    let script = repo("tests/engines/misbehaving_uci.py");
+    let _ = std::fs::remove_file(journal_of(pgn));
+    Command::new(env!("CARGO_BIN_EXE_retrochess"))
+        .arg("match")
+        .args([
+            "--engine",
+            &format!(
+                "cmd=python3,arg={},arg=stall,proto=uci,name=stall",
+                script.display()
+            ),
+        ])
+        .args(["--engine", "random", "--engine", "random"])
+        .args(["--games", "1", "--tc", "60", "--concurrency", "3"])
+        .arg("--pgn")
+        .arg(pgn)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn journal_of(pgn: &Path) -> PathBuf {
+    PathBuf::from(format!("{}.journal", pgn.display()))
+}
+
+/// Waits (up to `limit`) until `done` holds.
+fn wait_until(limit: Duration, what: &str, mut done: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !done() {
+        assert!(start.elapsed() < limit, "{what} after {limit:?}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn signal(child: &Child, name: &str) {
+    let ok = Command::new("kill")
+        .arg(format!("-{name}"))
+        .arg(child.id().to_string())
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "kill -{name}");
+}
+
+#[test]
+fn sigint_and_sigterm_write_every_finished_game() {
+    for sig in ["INT", "TERM"] {
+        let pgn = temp(&format!("sig{sig}.pgn"));
+        let mut child = match_with_slow_first_games(&pgn);
+        // Game 3 has finished and waits behind games 1 and 2.
+        wait_until(Duration::from_secs(30), "no journal", || {
+            journal_of(&pgn).exists()
+        });
+        assert_eq!(
+            std::fs::read_to_string(&pgn).unwrap(),
+            "",
+            "game 1 is not over"
+        );
+        signal(&child, sig);
+        let sent = Instant::now();
+        wait_until(Duration::from_secs(10), "still running", || {
+            child.try_wait().unwrap().is_some()
+        });
+        assert!(
+            sent.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            sent.elapsed()
+        );
+        let out = child.wait_with_output().unwrap();
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert!(!out.status.success(), "{stdout}{stderr}");
+        assert!(
+            stderr.contains("interrupted: 1 finished game recorded, the games in flight not"),
+            "{sig}: {stderr}"
+        );
+        assert_eq!(row(&stdout, "Random mover "), (1, 0, 1, 0), "{stdout}");
+        assert_eq!(row(&stdout, "stall"), (0, 0, 0, 0), "{stdout}");
+        let text = std::fs::read_to_string(&pgn).unwrap();
+        let games = read_pgn(&text).unwrap();
+        assert_eq!(games.len(), 1, "{text}");
+        assert_eq!(games[0].tag("Black"), Some("Random mover (2)"));
+        assert!(!journal_of(&pgn).exists(), "the journal is gone");
+        python_check(&pgn);
+    }
+}
+
+#[test]
+fn after_a_kill_only_the_games_in_flight_are_lost() {
+    let pgn = temp("killed.pgn");
+    let mut child = match_with_slow_first_games(&pgn);
+    wait_until(Duration::from_secs(30), "no journal", || {
+        journal_of(&pgn).exists()
+    });
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), "");
+    let journal = std::fs::read_to_string(journal_of(&pgn)).unwrap();
+    let kept = read_pgn(&journal).unwrap();
+    assert_eq!(kept.len(), 1, "game 3 survives the kill: {journal}");
+    // The next match with the same file appends it first.
+    let (ok, out, err) = run_match(&[
+        "--engine",
+        "random",
+        "--engine",
+        "random",
+        "--games",
+        "2",
+        "--max-plies",
+        "4",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("1 finished game a killed match left in its journal"),
+        "{err}"
+    );
+    assert!(out.contains("2 games in"), "{out}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let record = journal.split_once('\n').unwrap().1;
+    assert!(text.starts_with(record), "{text}");
+    assert_eq!(read_pgn(&text).unwrap().len(), 3);
+    assert!(!journal_of(&pgn).exists());
+    python_check(&pgn);
 }
