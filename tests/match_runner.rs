@@ -574,3 +574,61 @@ fn after_a_kill_only_the_games_in_flight_are_lost() {
     assert!(!journal_of(&pgn).exists());
     python_check(&pgn);
 }
+
+#[test]
+fn a_full_disk_stops_the_match_with_the_standings_so_far() {
+    let (ok, out, err) = run_match(&["--games", "40", "--pgn", "/dev/full"]);
+    assert!(!ok);
+    assert!(
+        err.contains(
+            "cannot write /dev/full: No space left on device (os error 28); the match stopped there"
+        ),
+        "{err}"
+    );
+    let (games, ..) = row(&out, "1K ZX Chess");
+    assert!((1..40).contains(&games), "stopped at once: {out}");
+    assert!(out.contains("0 of them in /dev/full"), "{out}");
+}
+
+#[test]
+fn a_record_that_does_not_fit_is_cut_away_whole() {
+    // A 5000-byte file size limit (with SIGXFSZ ignored, writes past it
+    // fail with EFBIG): a small file system, as far as the runner can tell.
+    let pgn = temp("small.pgn");
+    let limit = "import resource, signal, os, sys\n\
+                 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n\
+                 resource.setrlimit(resource.RLIMIT_FSIZE, (5000, 5000))\n\
+                 os.execvp(sys.argv[1], sys.argv[1:])";
+    let out = Command::new("python3")
+        .args(["-c", limit, env!("CARGO_BIN_EXE_retrochess"), "match"])
+        .args(["--engine", "random", "--engine", "random", "--games", "6"])
+        .args(["--concurrency", "1", "--pgn", pgn.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("File too large") && stderr.contains("the match stopped there"),
+        "{stderr}"
+    );
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    let games = read_pgn(&text).unwrap();
+    assert!(!games.is_empty() && text.len() < 5000, "{}", text.len());
+    assert!(text.ends_with("\n\n"), "ends with a whole record");
+    assert_eq!(text.matches("[Event ").count(), games.len());
+    for g in &games {
+        assert_eq!(g.tag("PlyCount"), Some(g.moves.len().to_string().as_str()));
+        assert!(g.result.is_some(), "every record has its result");
+    }
+    // The game that did not fit is in the standings, not in the file.
+    let (played, ..) = row(&stdout, "Random mover ");
+    assert_eq!(played as usize, games.len() + 1, "{stdout}");
+    assert!(
+        stdout.contains(&format!("{} of them in", games.len())),
+        "{stdout}"
+    );
+    python_check(&pgn);
+}

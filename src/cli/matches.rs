@@ -144,14 +144,17 @@ pub fn run(args: &MatchArgs, options: &EngineOptions) -> Result<(), String> {
     })?;
     bar.finish_and_clear();
     print!("{}", runner::table(&report.standings));
+    let whereto = match (&args.pgn, &file) {
+        (Some(path), Some(f)) if matches!(report.stopped, Some(Stopped::Unwritable(_))) => {
+            format!(", {} of them in {}", f.written(), path.display())
+        }
+        (Some(path), _) => format!(", PGN appended to {}", path.display()),
+        _ => String::new(),
+    };
     println!(
-        "{} in {:.1} s{}",
+        "{} in {:.1} s{whereto}",
         count(report.games, "game"),
         started.elapsed().as_secs_f64(),
-        args.pgn.as_ref().map_or(String::new(), |p| format!(
-            ", PGN appended to {}",
-            p.display()
-        ))
     );
     match report.stopped {
         None => Ok(()),

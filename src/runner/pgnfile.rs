@@ -32,6 +32,8 @@ pub struct PgnFile {
     next: usize,
     /// Finished games waiting for an earlier one, by index.
     waiting: BTreeMap<usize, String>,
+    /// Records of this match written so far.
+    written: usize,
 }
 
 impl PgnFile {
@@ -60,8 +62,10 @@ impl PgnFile {
             whole: meta.len(),
             next: 0,
             waiting: BTreeMap::new(),
+            written: 0,
         };
         let recovered = out.recover()?;
+        out.written = 0;
         Ok((out, recovered))
     }
 
@@ -113,11 +117,17 @@ impl PgnFile {
         Ok(written)
     }
 
+    /// How many games of this match are in the file.
+    pub fn written(&self) -> usize {
+        self.written
+    }
+
     /// One whole record in one write; on failure, the file is cut back.
     fn append(&mut self, text: &str) -> Result<(), String> {
         match self.file.write_all(text.as_bytes()) {
             Ok(()) => {
                 self.whole += text.len() as u64;
+                self.written += 1;
                 Ok(())
             }
             Err(e) => {
