@@ -632,3 +632,81 @@ fn a_record_that_does_not_fit_is_cut_away_whole() {
     );
     python_check(&pgn);
 }
+
+#[test]
+fn an_endless_line_is_a_protocol_fault_and_bad_text_only_that_lines_problem() {
+    let script = repo("tests/engines/misbehaving_uci.py");
+    let spec = |mode: &str| {
+        format!(
+            "cmd=python3,arg={},arg={mode},proto=uci,name={mode}",
+            script.display()
+        )
+    };
+    let pgn = temp("flood.pgn");
+    let started = Instant::now();
+    let (ok, out, err) = run_match(&[
+        "--engine",
+        "random",
+        "--engine",
+        &spec("flood"),
+        "--games",
+        "2",
+        "--tc",
+        "30",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "faulted at once, not stalled out: {:?}",
+        started.elapsed()
+    );
+    assert_eq!(row(&out, "flood"), (2, 0, 0, 2), "{out}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        text.matches("{flood breaks the protocol: a line longer than 65536 bytes}")
+            .count(),
+        2,
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("[Termination \"rules infraction\"]").count(),
+        2
+    );
+    // Latin-1 bytes in `id author` and an `info string`: the engine plays on.
+    let epd = temp("start.epd");
+    std::fs::write(
+        &epd,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"start\";\n",
+    )
+    .unwrap();
+    let pgn = temp("latin1.pgn");
+    let (ok, out, err) = run_match(&[
+        "--engine",
+        &spec("latin1"),
+        "--engine",
+        "random",
+        "--games",
+        "1",
+        "--max-plies",
+        "1",
+        "--openings",
+        epd.to_str().unwrap(),
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(row(&out, "latin1"), (1, 0, 1, 0), "{out}");
+    assert!(
+        err.contains(
+            "latin1 sent a line that is not UTF-8 text, read as \"id author Andr\u{FFFD}\""
+        ),
+        "{err}"
+    );
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert!(
+        text.contains("1. e4 {draw: maximum of 1 plies} 1/2-1/2"),
+        "{text}"
+    );
+}

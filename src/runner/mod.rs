@@ -522,6 +522,10 @@ fn play_game(
                 end(&mut record, side, "abandoned", why);
                 break;
             }
+            Turn::ProtocolFault(why) => {
+                end(&mut record, side, "rules infraction", why);
+                break;
+            }
             Turn::Stalled(why) => {
                 end(&mut record, side, "time forfeit", why);
                 break;

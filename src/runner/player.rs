@@ -154,6 +154,8 @@ pub enum Turn {
     Disconnected(String),
     /// An external engine said nothing in time.
     Stalled(String),
+    /// An external engine broke its protocol (a line past the length bound).
+    ProtocolFault(String),
 }
 
 /// One side of one game.
