@@ -710,3 +710,43 @@ fn an_endless_line_is_a_protocol_fault_and_bad_text_only_that_lines_problem() {
         "{text}"
     );
 }
+
+#[test]
+fn a_byte_order_mark_keeps_pgn_openings_pgn_and_empty_engine_settings_are_refused() {
+    let openings = temp("bom.pgn");
+    std::fs::write(
+        &openings,
+        "\u{FEFF}[Event \"x\"]\n[Opening \"Two Knights\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 *\n",
+    )
+    .unwrap();
+    let pgn = temp("bom-out.pgn");
+    let (ok, _, err) = run_match(&[
+        "--engine",
+        "random",
+        "--engine",
+        "random",
+        "--games",
+        "2",
+        "--max-plies",
+        "8",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        text.matches("[Opening \"Two Knights\"]").count(),
+        2,
+        "{text}"
+    );
+    assert!(text.contains("1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4."), "{text}");
+    for (spec, message) in [
+        ("cmd=,proto=uci", "cmd= is empty in \"cmd=,proto=uci\""),
+        ("cmd=stockfish,proto=uci,name=", "name= is empty"),
+    ] {
+        let (ok, _, err) = run_match(&["--engine", "random", "--engine", spec]);
+        assert!(!ok && err.contains(message), "{spec}: {err}");
+    }
+}
