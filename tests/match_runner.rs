@@ -32,6 +32,21 @@ fn run_match(args: &[&str]) -> (bool, String, String) {
     )
 }
 
+/// A match between two random movers, with `args`.
+fn random_match(args: &[&str]) -> (bool, String, String) {
+    let mut all = vec!["--engine", "random", "--engine", "random"];
+    all.extend_from_slice(args);
+    run_match(&all)
+}
+
+/// The `--engine` spec of tests/engines/misbehaving_uci.py in `mode`, named `mode`.
+fn misbehaving(mode: &str) -> String {
+    format!(
+        "cmd=python3,arg={},arg={mode},proto=uci,name={mode}",
+        repo("tests/engines/misbehaving_uci.py").display()
+    )
+}
+
 /// python-chess's verdict on a PGN file: one "result termination plies" line per game.
 fn python_check(pgn: &Path) -> Vec<String> {
     let out = Command::new("python3")
@@ -202,11 +217,7 @@ fn illegal_moves_forfeit_or_are_flagged_and_asked_again() {
 #[test]
 fn max_plies_adjudicates_a_draw() {
     let pgn = temp("maxplies.pgn");
-    let (ok, out, err) = run_match(&[
-        "--engine",
-        "random",
-        "--engine",
-        "random",
+    let (ok, out, err) = random_match(&[
         "--games",
         "2",
         "--max-plies",
@@ -262,13 +273,7 @@ fn openings_from_an_epd_file() {
 
 #[test]
 fn crashing_and_stalling_engines_lose_without_killing_the_match() {
-    let script = repo("tests/engines/misbehaving_uci.py");
-    let spec = |mode: &str| {
-        format!(
-            "cmd=python3,arg={},arg={mode},proto=uci,name={mode}",
-            script.display()
-        )
-    };
+    let spec = misbehaving;
     let pgn = temp("misbehaving.pgn");
     let (ok, out, err) = run_match(&[
         "--engine",
@@ -394,16 +399,12 @@ fn numbers_from_the_command_line_saturate_or_are_refused() {
     }
     // A start-up time past what a clock can hold is no limit: the engine
     // starts, and the game ends as that engine makes it end.
-    let script = repo("tests/engines/misbehaving_uci.py");
     let pgn = temp("startup.pgn");
     let (ok, out, err) = run_match(&[
         "--engine",
         "random",
         "--engine",
-        &format!(
-            "cmd=python3,arg={},arg=crash,proto=uci,name=crash",
-            script.display()
-        ),
+        &misbehaving("crash"),
         "--games",
         "2",
         "--startup",
@@ -446,17 +447,10 @@ fn a_long_match_costs_no_memory_up_front() {
 /// A match whose first two games wait on an engine that never moves (for
 /// 60 s), while its third, between two random movers, ends at once.
 fn match_with_slow_first_games(pgn: &Path) -> Child {
-    let script = repo("tests/engines/misbehaving_uci.py");
     let _ = std::fs::remove_file(journal_of(pgn));
     Command::new(env!("CARGO_BIN_EXE_retrochess"))
         .arg("match")
-        .args([
-            "--engine",
-            &format!(
-                "cmd=python3,arg={},arg=stall,proto=uci,name=stall",
-                script.display()
-            ),
-        ])
+        .args(["--engine", &misbehaving("stall")])
         .args(["--engine", "random", "--engine", "random"])
         .args(["--games", "1", "--tc", "60", "--concurrency", "3"])
         .arg("--pgn")
@@ -549,11 +543,7 @@ fn after_a_kill_only_the_games_in_flight_are_lost() {
     let kept = read_pgn(&journal).unwrap();
     assert_eq!(kept.len(), 1, "game 3 survives the kill: {journal}");
     // The next match with the same file appends it first.
-    let (ok, out, err) = run_match(&[
-        "--engine",
-        "random",
-        "--engine",
-        "random",
+    let (ok, out, err) = random_match(&[
         "--games",
         "2",
         "--max-plies",
@@ -635,13 +625,7 @@ fn a_record_that_does_not_fit_is_cut_away_whole() {
 
 #[test]
 fn an_endless_line_is_a_protocol_fault_and_bad_text_only_that_lines_problem() {
-    let script = repo("tests/engines/misbehaving_uci.py");
-    let spec = |mode: &str| {
-        format!(
-            "cmd=python3,arg={},arg={mode},proto=uci,name={mode}",
-            script.display()
-        )
-    };
+    let spec = misbehaving;
     let pgn = temp("flood.pgn");
     let started = Instant::now();
     let (ok, out, err) = run_match(&[
@@ -720,11 +704,7 @@ fn a_byte_order_mark_keeps_pgn_openings_pgn_and_empty_engine_settings_are_refuse
     )
     .unwrap();
     let pgn = temp("bom-out.pgn");
-    let (ok, _, err) = run_match(&[
-        "--engine",
-        "random",
-        "--engine",
-        "random",
+    let (ok, _, err) = random_match(&[
         "--games",
         "2",
         "--max-plies",
