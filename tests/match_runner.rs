@@ -730,3 +730,32 @@ fn a_byte_order_mark_keeps_pgn_openings_pgn_and_empty_engine_settings_are_refuse
         assert!(!ok && err.contains(message), "{spec}: {err}");
     }
 }
+
+#[test]
+fn sigint_amid_quick_games_writes_exactly_the_games_it_counts() {
+    // Games that end in milliseconds: the workers abandon theirs at once,
+    // and every game the table counts is in the file.
+    let pgn = temp("sigquick.pgn");
+    let _ = std::fs::remove_file(journal_of(&pgn));
+    let child = Command::new(env!("CARGO_BIN_EXE_retrochess"))
+        .args(["match", "--games", "100000", "--concurrency", "2", "--pgn"])
+        .arg(&pgn)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_until(Duration::from_secs(30), "no game written", || {
+        std::fs::metadata(&pgn).is_ok_and(|m| m.len() > 10_000)
+    });
+    signal(&child, "INT");
+    let out = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(stderr.contains("interrupted: "), "{stderr}");
+    let (counted, ..) = row(&stdout, "1K ZX Chess");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(read_pgn(&text).unwrap().len(), counted as usize, "{stdout}");
+    assert!(!journal_of(&pgn).exists());
+}

@@ -241,7 +241,8 @@ pub fn run(
     loop {
         let (p, record, times) = match rx.recv_timeout(STOP_POLL) {
             Ok(finished) => finished,
-            Err(mpsc::RecvTimeoutError::Timeout) if stop.load(Ordering::SeqCst) => {
+            // Raised: now, or while the last workers abandoned their games.
+            Err(_) if stop.load(Ordering::SeqCst) => {
                 stopped = Some(Stopped::Interrupted);
                 break;
             }
