@@ -8,8 +8,8 @@
 //! - [`arbiter`]: shakmaty's verdict on every move, with reasons.
 //! - [`protocol`]: UCI and CECP as state machines over lines.
 
-pub mod arbiter;
 pub mod engines;
 pub mod machine;
 pub mod protocol;
+pub mod rules;
 pub mod runner;

@@ -11,6 +11,8 @@
 //!
 //! Source: seed 001, chapter 12 ("9.A3-A3" read as a2a3, a typo).
 
+mod common;
+
 use retrochess::engines::chesskelet::{BUILDS, Build, NoChoice, Session, real_square, view_square};
 use shakmaty::{Color, Square};
 
@@ -142,7 +144,7 @@ fn golden_games_lite_build() {
 /// the arbiter must say so.
 #[test]
 fn published_e7d8_moves_into_check() {
-    use retrochess::arbiter::{Illegal, Verdict, judge};
+    use retrochess::rules::chess::{Illegal, Verdict, judge};
     use shakmaty::uci::UciMove;
     use shakmaty::{Chess, Position};
     let (_, white, black) = GAMES[1];

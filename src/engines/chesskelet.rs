@@ -70,7 +70,11 @@ use log::info;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, File, Move, Position, Rank, Role, Square};
 
-use super::{ChessEngine, EngineError, EngineInfo, EngineOptions, InputPath, Played, Reply};
+use super::{Engine, EngineError, EngineInfo, EngineOptions, Hang, InputPath, Played};
+use crate::rules::Game;
+use crate::rules::chess::ChessRules;
+
+type Reply = super::Reply<UciMove>;
 use crate::machine::spectrum::{self, Spectrum48};
 use crate::machine::{MachineError, Stop, TextScreen};
 
@@ -616,8 +620,8 @@ impl ChesSkelet {
     }
 }
 
-impl ChessEngine for ChesSkelet {
-    fn info(&self) -> &EngineInfo {
+impl Engine<ChessRules> for ChesSkelet {
+    fn info(&self) -> &'static EngineInfo {
         &self.build.info
     }
 
@@ -631,7 +635,8 @@ impl ChessEngine for ChesSkelet {
         Ok(())
     }
 
-    fn play(&mut self, root: &Chess, moves: &[Move], budget: u64) -> Result<Reply, EngineError> {
+    fn play(&mut self, game: &Game<ChessRules>, budget: u64) -> Result<Reply, EngineError> {
+        let (root, moves) = (game.root(), game.moves());
         let budget = budget.min(self.options.budget);
         let mut target = root.clone();
         let mut before = None;
@@ -814,14 +819,14 @@ impl ChessEngine for ChesSkelet {
         })
     }
 
-    fn screen(&mut self) -> TextScreen {
-        self.session.zx.screen()
+    fn screen(&mut self) -> Option<TextScreen> {
+        Some(self.session.zx.screen())
     }
 }
 
 fn hung(stop: Stop, tstates: u64, path: InputPath) -> Reply {
     Reply {
-        played: Played::Hung(stop),
+        played: Played::Hung(Hang::from_stop(stop)),
         score: None,
         nodes: 0,
         tstates,
