@@ -12,6 +12,7 @@
 
 pub mod chesskelet;
 pub mod onek;
+pub mod samuel_f8;
 
 use std::fmt;
 use std::path::PathBuf;
