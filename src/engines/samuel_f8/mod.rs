@@ -72,6 +72,8 @@ pub enum SamuelError {
     BothColours(u8),
     /// A king bit on an empty square.
     KingOnEmpty(u8),
+    /// More pieces than a side starts with.
+    TooManyPieces(Side, u32),
     BadFen {
         fen: String,
         reason: &'static str,
@@ -93,6 +95,9 @@ impl fmt::Display for SamuelError {
         match self {
             SamuelError::BothColours(sq) => write!(f, "square {sq} holds both colours"),
             SamuelError::KingOnEmpty(sq) => write!(f, "king on empty square {sq}"),
+            SamuelError::TooManyPieces(side, n) => {
+                write!(f, "{side} has {n} pieces, at most 12")
+            }
             SamuelError::BadFen { fen, reason } => write!(f, "bad fen {fen:?}: {reason}"),
             SamuelError::BadLevel { min_ply, max_ply } => write!(
                 f,
@@ -177,7 +182,7 @@ impl SamuelF8 {
 /// What [`bench`] measured.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BenchReport {
-    /// Moves searched (the self-play game may end sooner than asked).
+    /// Moves searched (a self-play game may end sooner than asked).
     pub moves: u32,
     pub nodes: u64,
     pub elapsed: Duration,
@@ -189,27 +194,33 @@ impl BenchReport {
     }
 }
 
-/// Speed at `level`: the program plays itself from the initial position
-/// for up to `moves` moves, every move searched (no stored first move), and
-/// the nodes and time of all searches are summed. The nodes are the same on
-/// every machine; the time is this one's.
+/// Speed at `level`: the program plays itself once from each stored first
+/// move (that move imposed), searching up to `moves` further moves a game,
+/// and the nodes and time of all those searches are summed. The nodes are
+/// the same on every machine; the time is this one's.
 pub fn bench(level: Level, moves: u32) -> BenchReport {
-    let mut pos = Position::initial();
     let mut report = BenchReport {
         moves: 0,
         nodes: 0,
         elapsed: Duration::ZERO,
     };
-    while report.moves < moves {
-        let mut search = search::Search::new(level);
-        let started = Instant::now();
-        let Some((mv, _)) = search.best(&pos.board()) else {
-            break;
-        };
-        report.elapsed += started.elapsed();
-        report.nodes += search.stats.nodes;
-        report.moves += 1;
-        pos = Position::from_board(&movegen::play(&pos.board(), &mv));
+    for (from, to) in STORED_FIRST_MOVES {
+        let start = Position::initial();
+        let first = start
+            .parse_move(&format!("{from}-{to}"))
+            .expect("the stored first moves are legal");
+        let mut board = movegen::play(&start.board(), &first);
+        for _ in 0..moves {
+            let mut search = search::Search::new(level);
+            let started = Instant::now();
+            let Some((mv, _)) = search.best(&board) else {
+                break;
+            };
+            report.elapsed += started.elapsed();
+            report.nodes += search.stats.nodes;
+            report.moves += 1;
+            board = movegen::play(&board, &mv);
+        }
     }
     report
 }
@@ -280,7 +291,7 @@ mod tests {
     fn bench_counts_nodes_reproducibly() {
         let a = bench(Level::default(), 6);
         let b = bench(Level::default(), 6);
-        assert_eq!(a.moves, 6);
+        assert_eq!(a.moves, 6 * STORED_FIRST_MOVES.len() as u32);
         assert_eq!(a.nodes, b.nodes);
         assert!(a.nodes > 6);
     }

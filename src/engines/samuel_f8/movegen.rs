@@ -259,6 +259,10 @@ mod tests {
         }
     }
 
+    fn initial() -> Board {
+        super::super::position::Position::initial().board()
+    }
+
     fn listed(b: &Board) -> Vec<String> {
         let mut out = Vec::new();
         find(b, &mut out);
@@ -267,12 +271,7 @@ mod tests {
 
     #[test]
     fn black_opens_in_the_notes_order_byte_by_byte_lowest_bit_first() {
-        let b = board(
-            &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
-            &[21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32],
-            &[],
-            true,
-        );
+        let b = initial();
         // Byte 1 (squares 9-16): RF set {12,11,10,9}, lowest bit first, then
         // LF {11,10,9}.
         assert_eq!(
@@ -320,12 +319,7 @@ mod tests {
 
     #[test]
     fn perft_from_the_initial_position_to_depth_six() {
-        let b = board(
-            &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
-            &[21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32],
-            &[],
-            true,
-        );
+        let b = initial();
         let mut lists = vec![Vec::new(); 6];
         let got: Vec<u64> = (1..=6).map(|d| perft(&b, d, &mut lists)).collect();
         assert_eq!(got, [7, 49, 302, 1469, 7361, 36768]);

@@ -33,6 +33,15 @@ impl Side {
     }
 }
 
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Side::Black => "black",
+            Side::White => "white",
+        })
+    }
+}
+
 /// A position of English checkers: bit `n - 1` of a mask is PDN square `n`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
@@ -44,7 +53,8 @@ pub struct Position {
 
 impl Position {
     /// # Errors
-    /// A square holds both colours, or a king bit is set on an empty square.
+    /// A square holds both colours, a king bit is set on an empty square, or
+    /// a side has more than the 12 pieces it starts with.
     pub fn new(black: u32, white: u32, kings: u32, side: Side) -> Result<Position, SamuelError> {
         if black & white != 0 {
             return Err(SamuelError::BothColours(first_square(black & white)));
@@ -53,6 +63,11 @@ impl Position {
             return Err(SamuelError::KingOnEmpty(first_square(
                 kings & !(black | white),
             )));
+        }
+        for (side, pieces) in [(Side::Black, black), (Side::White, white)] {
+            if pieces.count_ones() > 12 {
+                return Err(SamuelError::TooManyPieces(side, pieces.count_ones()));
+            }
         }
         Ok(Position {
             black,
@@ -187,12 +202,12 @@ impl Position {
         };
         let (mut black, mut white, mut kings) = (None, None, 0u32);
         for field in [a, b] {
-            let field = field.trim();
-            let (colour, list) = field.split_at(field.len().min(1));
-            let (men, crowned) = parse_squares(list).map_err(bad)?;
+            let mut chars = field.trim().chars();
+            let colour = chars.next();
+            let (men, crowned) = parse_squares(chars.as_str()).map_err(bad)?;
             match colour {
-                "B" if black.is_none() => black = Some(men),
-                "W" if white.is_none() => white = Some(men),
+                Some('B') if black.is_none() => black = Some(men),
+                Some('W') if white.is_none() => white = Some(men),
                 _ => return Err(bad("expected one W and one B field")),
             }
             kings |= crowned;
@@ -311,6 +326,8 @@ mod tests {
             ("B:W33:B9", "squares are numbered 1 to 32"),
             ("B:W18,18:B9", "a square is listed twice"),
             ("B:W9-3:B1", "a square range must run upwards"),
+            ("B:é1:B1", "expected one W and one B field"),
+            ("B:W1:Bé", "squares are numbered 1 to 32"),
         ];
         for (fen, reason) in cases {
             let err = Position::from_fen(fen).unwrap_err();
@@ -323,6 +340,10 @@ mod tests {
         assert_eq!(
             Position::new(1, 0, 2, Side::Black).unwrap_err().to_string(),
             "king on empty square 2"
+        );
+        assert_eq!(
+            Position::from_fen("W:W1-13:B20").unwrap_err().to_string(),
+            "white has 13 pieces, at most 12"
         );
     }
 

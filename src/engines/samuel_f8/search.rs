@@ -204,8 +204,9 @@ mod tests {
 
     #[test]
     fn a_pending_jump_extends_the_search_past_the_minimum_ply() {
-        // Black 14-18 offers 18, White takes back and forth: the exchanges on
-        // 17/18/22/23 keep a jump pending beyond ply 4.
+        // The fronts are a row apart: whichever man Black advances is taken
+        // and retaken, and the exchanges leave jumps pending at ply 4 and
+        // beyond in many lines.
         let fen = "B:W22,23,26,27,30,31:B5,9,10,13,14";
         let (_, extended) = search(fen, Level::default());
         let (_, flat) = search(fen, Level::new(4, 4).unwrap());
