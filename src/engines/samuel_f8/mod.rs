@@ -19,13 +19,13 @@
 //!   `SCRA` (`PI SCRA`, p. 10);
 //! - lines that are no F8 instruction: `LRI I,A` and `LRI S,A` (p. 6),
 //!   `SL 5` at `FIN7` (the F8 shifts by 1 or 4 only), `NS A,0` (LBJ, RBJ,
-//!   LBN, RBN), `LR A.I` (LFJ), `LR A.S` (p. 9), `LR PO,Q`, `LR A,SI` /
-//!   `LR SI,A` (p. 8 EMPTY), `LR 6` without its second operand and `SM`
-//!   (SELECT, p. 10);
+//!   LBN, RBN), `LR A.I` (LFJ), `LR PO,Q` (the FINT dispatch, p. 6),
+//!   `LR A.S` (p. 9), `LR A,SI` / `LR SI,A` (p. 8 EMPTY), `LR 6` without
+//!   its second operand and `SM` (SELECT, p. 10);
 //! - unfinished code: FORE "TEST FOR MAX DEPTH MUST BE PUT IN", AFT "Score
-//!   back-up must be put into the following", the second FIND stops after
-//!   RFJ ("THIS CODE WILL BE QUITE SIMILAR TO RLJ CODE") and "MUST USE A
-//!   JUMP TABLE WITH 5 TO ENTER FIND PROPERLY";
+//!   back-up must be put into the following", the second FIND breaks off at
+//!   the start of LFJ ("THIS CODE WILL BE QUITE SIMILAR TO RLJ CODE") and
+//!   "MUST USE A JUMP TABLE WITH 5 TO ENTER FIND PROPERLY";
 //! - and no evaluation (p. 12 is two sentences), no α-β code (p. 13), no
 //!   search driver, no input or display (p. 14-15: "I will need some help
 //!   on this").
@@ -45,8 +45,8 @@
 //! Ours, each marked where it lives: the completion of multi-jumps (the
 //! notes make one jump a step), the α-β code and win scores, the five
 //! evaluation parameters and their weights (`eval.rs`), the stored first
-//! moves themselves, 16-bit scores where the notes budget 8, the fix of the
-//! RBJ mask (`board.rs`), and the API: PDN squares, FEN, [`bench`].
+//! moves themselves, scores wider than the 8 bits the notes budget, the fix
+//! of the RBJ mask (`board.rs`), and the API: PDN squares, FEN, [`bench`].
 
 mod board;
 mod book;
