@@ -15,6 +15,7 @@
 
 pub mod chesskelet;
 pub mod onek;
+pub mod samuel_f8;
 
 use std::collections::BTreeMap;
 use std::fmt;
