@@ -9,6 +9,7 @@
 //! - [`protocol`]: UCI and CECP as state machines over lines.
 
 pub mod arbiter;
+pub mod rules;
 pub mod engines;
 pub mod machine;
 pub mod protocol;
