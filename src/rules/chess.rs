@@ -420,7 +420,7 @@ impl Rules for ChessRules {
         let parsed: Fen = text
             .trim()
             .parse()
-            .map_err(|e| PositionError::Unreadable(e.to_string()))?;
+            .map_err(|e: shakmaty::fen::ParseFenError| PositionError::Unreadable(e.to_string()))?;
         parsed
             .into_position(CastlingMode::Standard)
             .map_err(|e| PositionError::Impossible(e.to_string()))
