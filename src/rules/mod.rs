@@ -16,6 +16,7 @@
 //! moves).
 
 pub mod chess;
+pub mod draughts;
 mod game;
 mod outcome;
 

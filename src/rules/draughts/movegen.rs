@@ -1,0 +1,214 @@
+//! Legal moves of both rule sets.
+//!
+//! English checkers (the ACF/EDA laws as every checkers book states them):
+//! a capture must be made if one can be, but any capture may be chosen, not
+//! necessarily the longest; once begun, a jump continues as long as the same
+//! piece can jump again; men move and jump forward only, kings one square
+//! both ways; a man that reaches the far row is crowned and that ends the
+//! move.
+//!
+//! Draughts 1K (seed 002's routine, 0x4082..0x4130, read instruction by
+//! instruction): `EVAL` looks one square ahead in each of a piece's two
+//! directions — +8/+10 bytes (down the board) for a man `B` (0x27), −10/−8
+//! (up) for a king `B` with bit 7 set (0xA7). An empty square (0x08) is a
+//! step; a `W` man or king (`and 0x7f; cp 0x3c`) with an empty square behind
+//! it is a capture, recorded alone in CAPT_ORG/DST/MID and never extended:
+//! single jumps only. Nothing forces the capture (the seed: "Le prese non
+//! sono obbligatorie"). The landing square, step or jump, is crowned
+//! (`or 0x80`) when it lies on the last row (address ≥ D_FILE+0x3F). So a
+//! king moves and captures only the way men of the other side do, and a king
+//! back on its own first row has nowhere to look but the bytes before the
+//! board: on the board it is stuck. The routine itself always plays a
+//! capture when it has one (CAPT before SAFE); that is its choice, not a
+//! rule.
+//!
+//! Two captures with the same squares: in English checkers a king can take
+//! a ring of four pieces clockwise or anticlockwise, landing back on its
+//! own square with the same pieces captured. They are two move sequences
+//! (their landing squares differ), so both are listed, and perft counts
+//! both, as the published figures do.
+
+use shakmaty::Color;
+
+use super::board::{Dir, Position, Square, crowning_row};
+
+/// Landing squares one move can have: at most 12 pieces to capture.
+const MAX_LANDINGS: usize = 12;
+
+/// A legal move: the piece's square, every square it lands on, the pieces
+/// it captures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DraughtsMove {
+    from: Square,
+    landings: [u8; MAX_LANDINGS],
+    len: u8,
+    captured: u32,
+    king: bool,
+    crowns: bool,
+}
+
+impl DraughtsMove {
+    fn step(from: Square, to: Square, king: bool, crowns: bool) -> DraughtsMove {
+        let mut landings = [0; MAX_LANDINGS];
+        landings[0] = to.number();
+        DraughtsMove {
+            from,
+            landings,
+            len: 1,
+            captured: 0,
+            king,
+            crowns,
+        }
+    }
+
+    pub fn from(&self) -> Square {
+        self.from
+    }
+
+    /// The final square.
+    pub fn to(&self) -> Square {
+        self.landing(usize::from(self.len) - 1)
+    }
+
+    fn landing(&self, i: usize) -> Square {
+        Square::new(u32::from(self.landings[i])).unwrap_or(self.from)
+    }
+
+    /// Every square the piece lands on, in order (one for a step).
+    pub fn landings(&self) -> impl Iterator<Item = Square> + '_ {
+        (0..usize::from(self.len)).map(|i| self.landing(i))
+    }
+
+    /// The squares of the pieces captured (bit n-1 = square n).
+    pub fn captured(&self) -> u32 {
+        self.captured
+    }
+
+    pub fn is_capture(&self) -> bool {
+        self.captured != 0
+    }
+
+    /// Whether the moving piece is a king.
+    pub fn is_king_move(&self) -> bool {
+        self.king
+    }
+
+    /// Whether a man is crowned by this move.
+    pub fn crowns(&self) -> bool {
+        self.crowns
+    }
+
+    /// Plays the move (known to be legal) on `pos`.
+    pub fn apply(&self, pos: &mut Position) {
+        pos.apply(self.from, self.to(), self.captured, self.crowns);
+    }
+}
+
+/// The directions a piece of `side` moves in under each rule set.
+fn directions(side: Color, king: bool, english: bool) -> &'static [Dir] {
+    const DOWN: [Dir; 2] = [Dir::DownLeft, Dir::DownRight];
+    const UP: [Dir; 2] = [Dir::UpLeft, Dir::UpRight];
+    match (king, english) {
+        (true, true) => &Dir::ALL,
+        // Draughts 1K's king goes the other side's way.
+        (true, false) => match side {
+            Color::Black => &UP,
+            Color::White => &DOWN,
+        },
+        (false, _) => match side {
+            Color::Black => &DOWN,
+            Color::White => &UP,
+        },
+    }
+}
+
+/// Whether `sq` is on the row where men of `side` are crowned.
+fn crowns_at(side: Color, sq: Square) -> bool {
+    sq.row() == crowning_row(side)
+}
+
+/// The legal moves of English checkers, captures only if there are any.
+pub fn english(pos: &Position, out: &mut Vec<DraughtsMove>) {
+    out.clear();
+    let us = pos.turn();
+    for from in Square::of(pos.pieces(us)) {
+        let king = pos.kings() & from.bit() != 0;
+        let mut jump = DraughtsMove::step(from, from, king, false);
+        jump.len = 0;
+        extend_jumps(pos, &mut jump, from, out);
+    }
+    if out.is_empty() {
+        steps(pos, true, out);
+    }
+}
+
+/// The moves of Draughts 1K's house rules: every step and every single jump.
+pub fn zx81(pos: &Position, out: &mut Vec<DraughtsMove>) {
+    out.clear();
+    let us = pos.turn();
+    let empty = !pos.occupied();
+    for from in Square::of(pos.pieces(us)) {
+        let king = pos.kings() & from.bit() != 0;
+        for &d in directions(us, king, false) {
+            let (Some(over), Some(to)) = (from.step(d), from.jump(d)) else {
+                continue;
+            };
+            if pos.pieces(!us) & over.bit() != 0 && empty & to.bit() != 0 {
+                let mut m = DraughtsMove::step(from, to, king, !king && crowns_at(us, to));
+                m.captured = over.bit();
+                out.push(m);
+            }
+        }
+    }
+    steps(pos, false, out);
+}
+
+/// Appends every simple step of the side to move.
+fn steps(pos: &Position, english: bool, out: &mut Vec<DraughtsMove>) {
+    let us = pos.turn();
+    let empty = !pos.occupied();
+    for from in Square::of(pos.pieces(us)) {
+        let king = pos.kings() & from.bit() != 0;
+        for &d in directions(us, king, english) {
+            if let Some(to) = from.step(d).filter(|t| empty & t.bit() != 0) {
+                out.push(DraughtsMove::step(
+                    from,
+                    to,
+                    king,
+                    !king && crowns_at(us, to),
+                ));
+            }
+        }
+    }
+}
+
+/// Extends the jump `m` (its piece now on `at`) in every way it can go on,
+/// pushing each complete sequence. The piece's own square counts as empty
+/// (a king may come back to it); captured pieces stay on the board until
+/// the move ends, so none is jumped twice.
+fn extend_jumps(pos: &Position, m: &mut DraughtsMove, at: Square, out: &mut Vec<DraughtsMove>) {
+    let us = pos.turn();
+    let empty = !pos.occupied() | m.from.bit();
+    let mut extended = false;
+    if !m.crowns && usize::from(m.len) < MAX_LANDINGS {
+        for &d in directions(us, m.king, true) {
+            let (Some(over), Some(to)) = (at.step(d), at.jump(d)) else {
+                continue;
+            };
+            let capturable = pos.pieces(!us) & !m.captured & over.bit() != 0;
+            if capturable && empty & to.bit() != 0 {
+                let saved = *m;
+                m.landings[usize::from(m.len)] = to.number();
+                m.len += 1;
+                m.captured |= over.bit();
+                m.crowns = !m.king && crowns_at(us, to);
+                extend_jumps(pos, m, to, out);
+                *m = saved;
+                extended = true;
+            }
+        }
+    }
+    if !extended && m.len > 0 {
+        out.push(*m);
+    }
+}
