@@ -2,13 +2,16 @@
 //! arguments: 1K ZX Chess against ChesSkelet, 20 games (10 openings, each
 //! with colours reversed).
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use retrochess::engines::EngineOptions;
 use retrochess::rules::chess::ChessRules;
-use retrochess::runner::{self, IllegalRule, MatchConfig, Standing, openings};
+use retrochess::runner::pgnfile::PgnFile;
+use retrochess::runner::{self, IllegalRule, MatchConfig, Standing, Stopped, openings};
 
 use super::CliError;
 
@@ -45,7 +48,10 @@ pub struct MatchArgs {
     /// authentic time (1K ZX Chess needs about 7 s a move).
     #[arg(long)]
     authentic_clock: bool,
-    /// Append each game to this PGN file as soon as it ends.
+    /// Append each game to this PGN file, in game order. A finished game
+    /// waiting for a slower earlier one is kept in FILE.journal meanwhile; on
+    /// Ctrl-C or SIGTERM every finished game is written, and after a kill the
+    /// next match with the same FILE appends what the journal kept.
     #[arg(long, value_name = "FILE")]
     pgn: Option<std::path::PathBuf>,
     /// On an illegal move: forfeit the game, or flag it and ask again.
@@ -119,42 +125,75 @@ fn play(args: &MatchArgs, options: &EngineOptions) -> Result<(), String> {
         startup: Duration::try_from_secs_f64(args.startup).unwrap_or(Duration::MAX),
     };
     let mut file = match &args.pgn {
-        Some(path) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| format!("{}: {e}", path.display()))?,
-        ),
+        Some(path) => {
+            let (file, recovered) = PgnFile::open(path)?;
+            if recovered > 0 {
+                eprintln!(
+                    "retrochess: appended to {} {} a killed match left in its journal",
+                    path.display(),
+                    count(recovered, "finished game")
+                );
+            }
+            Some(file)
+        }
         None => None,
     };
+    let stop = catch_signals();
     let bar = ProgressBar::new(0);
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let started = std::time::Instant::now();
-    let report = runner::run(
-        &config,
-        file.as_mut().map(|f| f as &mut dyn std::io::Write),
-        |done, total, standings| {
-            bar.set_length(total as u64);
-            bar.set_position(done as u64);
-            bar.set_message(live(standings));
-        },
-    )?;
+    let report = runner::run(&config, file.as_mut(), &stop, |done, total, standings| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+        bar.set_message(live(standings));
+    })?;
     bar.finish_and_clear();
     print!("{}", runner::table(&report.standings));
+    let whereto = match (&args.pgn, &file) {
+        (Some(path), Some(f)) if matches!(report.stopped, Some(Stopped::Unwritable(_))) => {
+            format!(", {} of them in {}", f.written(), path.display())
+        }
+        (Some(path), _) => format!(", PGN appended to {}", path.display()),
+        _ => String::new(),
+    };
     println!(
-        "{} games in {:.1} s{}",
-        report.games,
+        "{} in {:.1} s{whereto}",
+        count(report.games, "game"),
         started.elapsed().as_secs_f64(),
-        args.pgn.as_ref().map_or(String::new(), |p| format!(
-            ", PGN appended to {}",
-            p.display()
-        ))
     );
-    Ok(())
+    match report.stopped {
+        None => Ok(()),
+        Some(Stopped::Interrupted) => Err(format!(
+            "interrupted: {} recorded, the games in flight not",
+            count(report.games, "finished game")
+        )),
+        Some(Stopped::Unwritable(e)) => Err(format!("{e}; the match stopped there")),
+    }
+}
+
+/// A flag raised by SIGINT, SIGTERM or SIGHUP (Ctrl-C on Windows): the
+/// match stops and writes what it finished. A second signal ends the
+/// process at once.
+fn catch_signals() -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let caught = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
+    if let Err(e) = caught {
+        log::warn!("cannot catch signals ({e}): a killed match loses its waiting games");
+    }
+    stop
+}
+
+/// `1 game`, `2 games`.
+fn count(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 fn live(standings: &[Standing]) -> String {

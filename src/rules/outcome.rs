@@ -64,6 +64,8 @@ pub enum EndReason {
     OutOfTime,
     Disconnected,
     Stalled,
+    /// An external engine broke its protocol (a line past the bound).
+    ProtocolFault,
     CouldNotStart,
 }
 
@@ -75,7 +77,7 @@ impl EndReason {
             Checkmate | Stalemate | InsufficientMaterial | FiftyMoves | Repetition
             | NoLegalMove | NoProgress | Resignation => Termination::Normal,
             MaxPlies => Termination::Adjudication,
-            IllegalMove => Termination::RulesInfraction,
+            IllegalMove | ProtocolFault => Termination::RulesInfraction,
             Hung(HangKind::Budget) | OutOfTime | Stalled => Termination::TimeForfeit,
             Hung(_) | DeadEnd | Disconnected | CouldNotStart => Termination::Abandoned,
         }
@@ -102,6 +104,7 @@ impl EndReason {
             OutOfTime => "out of time",
             Disconnected => "disconnected",
             Stalled => "stalled",
+            ProtocolFault => "protocol fault",
             CouldNotStart => "could not start",
         }
     }

@@ -7,21 +7,23 @@
 //! match seed and the game number, so a match is reproducible whatever the
 //! thread timing. Finished games are written to the PGN file in game order
 //! as soon as every earlier game has been written, so the file is the same
-//! byte for byte for the same seed and arguments.
+//! byte for byte for the same seed and arguments (`pgnfile.rs` keeps the
+//! waiting ones safe). A raised stop flag ends the match without waiting for
+//! the games in flight.
 
 pub mod clock;
 pub mod external;
 pub mod openings;
 pub mod pgn;
+pub mod pgnfile;
 pub mod player;
 pub mod record;
 mod referee;
 pub mod stats;
 
 use std::collections::BTreeMap;
-use std::io::Write;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 use crate::engines::{Catalogue, EngineOptions};
@@ -31,6 +33,7 @@ use crate::rules::{Color, GameResult, Termination};
 use clock::TimeControl;
 use external::{External, Proto};
 use openings::Opening;
+use pgnfile::PgnFile;
 use player::{Player, PlayerSpec};
 use record::GameRecord;
 use stats::Wdl;
@@ -148,9 +151,11 @@ pub struct Standing {
 /// The result of a match.
 #[derive(Clone, Debug)]
 pub struct MatchReport {
-    /// Games played.
+    /// Games finished (all tallied in `standings`).
     pub games: usize,
     pub standings: Vec<Standing>,
+    /// Why it ended early, if it did.
+    pub stopped: Option<Stopped>,
 }
 
 /// The schedule, computed a pairing at a time from its index: a long match
@@ -226,14 +231,33 @@ pub(crate) fn seed_for(match_seed: u64, game: usize, side: u64) -> u64 {
     r.next_u64() >> 1
 }
 
+/// Why a match ended before its last game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stopped {
+    /// The caller's stop flag was raised (a signal): the games in flight
+    /// are abandoned, every finished game is written.
+    Interrupted,
+    /// The PGN file could not be written: the match stops at once.
+    Unwritable(String),
+}
+
+/// One finished game, as a worker hands it over.
+type Finished<R> = (Pairing, GameRecord<R>, [Vec<Duration>; 2]);
+
+/// How often the collector looks at the stop flag while no game ends.
+const STOP_POLL: Duration = Duration::from_millis(50);
+
 /// Runs the match, writing each game to `pgn` (if any) and reporting
-/// progress through `progress(done, total, standings)`.
+/// progress through `progress(done, total, standings)`. Raising `stop` ends
+/// the match early: games in flight are abandoned (their workers end at
+/// their next move, in the background), finished ones are written.
 ///
 /// # Errors
-/// No players, no openings, or the PGN file cannot be written.
+/// No players, no openings, too many games, or no worker thread.
 pub fn run<R: MatchGame>(
     config: &MatchConfig<R>,
-    mut pgn: Option<&mut dyn Write>,
+    mut pgn: Option<&mut PgnFile>,
+    stop: &Arc<AtomicBool>,
     mut progress: impl FnMut(usize, usize, &[Standing]),
 ) -> Result<MatchReport, String> {
     if config.players.len() < 2 {
@@ -256,61 +280,85 @@ pub fn run<R: MatchGame>(
             ..Standing::default()
         })
         .collect();
-    let next = AtomicUsize::new(0);
-    let workers = config.concurrency.clamp(1, total.max(1));
+    let rx = start_workers(config, schedule, stop)?;
+    let mut games = 0;
+    let mut stopped = None;
+    progress(0, total, &standings);
+    loop {
+        let (p, record, times) = match rx.recv_timeout(STOP_POLL) {
+            Ok(finished) => finished,
+            Err(mpsc::RecvTimeoutError::Timeout) if stop.load(Ordering::SeqCst) => {
+                stopped = Some(Stopped::Interrupted);
+                break;
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => continue,
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        };
+        tally(&mut standings, &p, &record, times);
+        games += 1;
+        if let Some(out) = pgn.as_deref_mut()
+            && let Err(e) = out.add(p.number - 1, config.rules.record_text(&record))
+        {
+            stopped = Some(Stopped::Unwritable(e));
+            break;
+        }
+        progress(games, total, &standings);
+    }
+    if stopped.is_some() {
+        // Workers still in a game end it at their next move.
+        stop.store(true, Ordering::SeqCst);
+    }
+    if stopped == Some(Stopped::Interrupted)
+        && let Some(out) = pgn
+        && let Err(e) = out.flush_waiting()
+    {
+        stopped = Some(Stopped::Unwritable(e));
+    }
+    Ok(MatchReport {
+        games,
+        standings,
+        stopped,
+    })
+}
+
+/// Starts the workers, each playing the next unplayed game until none is
+/// left or `stop` is raised. They own what they use, so a stopped match
+/// returns without waiting for its games in flight.
+///
+/// # Errors
+/// Not one worker thread could be started.
+fn start_workers<R: MatchGame>(
+    config: &MatchConfig<R>,
+    schedule: Schedule,
+    stop: &Arc<AtomicBool>,
+) -> Result<mpsc::Receiver<Finished<R>>, String> {
+    let workers = config.concurrency.clamp(1, schedule.total.max(1));
     // Bounded: workers wait for the writer rather than pile up records.
-    let (tx, rx) = mpsc::sync_channel::<(Pairing, GameRecord<R>, [Vec<Duration>; 2])>(workers);
-    let mut written = 0;
-    let mut write_error = None;
-    std::thread::scope(|scope| {
-        let mut started = 0;
-        for _ in 0..workers {
-            let tx = tx.clone();
-            let next = &next;
-            let worker = move || {
-                while let Some(p) = schedule.pairing(next.fetch_add(1, Ordering::SeqCst)) {
-                    let (record, times) = referee::play_game(config, &p);
-                    if tx.send((p, record, times)).is_err() {
-                        break;
-                    }
-                }
-            };
-            // Fewer workers than asked for if the system has no more threads.
-            match std::thread::Builder::new().spawn_scoped(scope, worker) {
-                Ok(_) => started += 1,
-                Err(_) if started > 0 => break,
-                Err(e) => {
-                    write_error = Some(format!("cannot start a worker thread: {e}"));
+    let (tx, rx) = mpsc::sync_channel::<Finished<R>>(workers);
+    let config = Arc::new(config.clone());
+    let next = Arc::new(AtomicUsize::new(0));
+    for started in 0..workers {
+        let (tx, config, next, stop) = (tx.clone(), config.clone(), next.clone(), stop.clone());
+        let worker = move || {
+            while !stop.load(Ordering::SeqCst)
+                && let Some(p) = schedule.pairing(next.fetch_add(1, Ordering::SeqCst))
+            {
+                let Some((record, times)) = referee::play_game(&config, &p, &stop) else {
+                    break;
+                };
+                if tx.send((p, record, times)).is_err() {
                     break;
                 }
             }
+        };
+        // Fewer workers than asked for if the system has no more threads.
+        match std::thread::Builder::new().spawn(worker) {
+            Ok(_) => {}
+            Err(_) if started > 0 => break,
+            Err(e) => return Err(format!("cannot start a worker thread: {e}")),
         }
-        drop(tx);
-        let mut pending = BTreeMap::new();
-        progress(0, total, &standings);
-        for (p, record, times) in rx {
-            tally(&mut standings, &p, &record, times);
-            pending.insert(p.number - 1, record);
-            while let Some(record) = pending.remove(&written) {
-                if let Some(out) = pgn.as_deref_mut()
-                    && let Err(e) = out
-                        .write_all(config.rules.record_text(&record).as_bytes())
-                        .and_then(|_| out.flush())
-                {
-                    write_error.get_or_insert(format!("cannot write the PGN file: {e}"));
-                }
-                written += 1;
-            }
-            progress(written + pending.len(), total, &standings);
-        }
-    });
-    if let Some(e) = write_error {
-        return Err(e);
     }
-    Ok(MatchReport {
-        games: written,
-        standings,
-    })
+    Ok(rx)
 }
 
 /// Display names, made unique: a repeated name gets " (2)", " (3)", ...

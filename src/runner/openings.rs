@@ -79,11 +79,13 @@ pub fn built_in() -> Vec<Opening> {
 }
 
 /// Reads openings from EPD (one position per line) or PGN text; the format
-/// is told from the content (`[` or a move number starts PGN).
+/// is told from the content (`[` or a move number starts PGN). A leading
+/// byte-order mark (as Windows editors write) is skipped.
 ///
 /// # Errors
 /// The first line or game that cannot be read, with its line number.
 pub fn parse(text: &str) -> Result<Vec<Opening>, String> {
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let first = text
         .lines()
         .map(str::trim)
@@ -370,5 +372,12 @@ mod tests {
                 .contains("illegal move Ke3")
         );
         assert!(parse("").is_err());
+        let o = parse(&format!("\u{FEFF}{pgn}")).unwrap();
+        assert_eq!(
+            o[0].name, "Italian",
+            "a byte-order mark does not make PGN into EPD"
+        );
+        let o = parse(&format!("\u{FEFF}{epd}")).unwrap();
+        assert_eq!(o[0].name, "kp");
     }
 }

@@ -52,8 +52,13 @@ impl FromStr for PlayerSpec {
             let (key, value) = part
                 .split_once('=')
                 .ok_or_else(|| format!("{part:?} is not key=value"))?;
-            match key.trim() {
-                "cmd" => cmd = Some(value.to_string()),
+            let key = key.trim();
+            let filled = |what: &str| match value.trim().is_empty() {
+                true => Err(format!("{what} is empty in {s:?}")),
+                false => Ok(value.to_string()),
+            };
+            match key {
+                "cmd" => cmd = Some(filled("cmd=")?),
                 "proto" => {
                     proto = Some(match value {
                         "uci" => Proto::Uci,
@@ -61,11 +66,13 @@ impl FromStr for PlayerSpec {
                         other => return Err(format!("unknown protocol {other:?}: uci or xboard")),
                     })
                 }
-                "name" => name = Some(value.to_string()),
+                "name" => name = Some(filled("name=")?),
+                // An empty argument or option value is one an engine may want.
                 "arg" => args.push(value.to_string()),
-                k if k.starts_with("option.") => {
-                    options.push((k["option.".len()..].to_string(), value.to_string()))
-                }
+                k if k.starts_with("option.") => match k["option.".len()..].trim() {
+                    "" => return Err(format!("an option.NAME= without its NAME in {s:?}")),
+                    o => options.push((o.to_string(), value.to_string())),
+                },
                 other => return Err(format!("unknown engine setting {other:?}")),
             }
         }
@@ -154,6 +161,8 @@ pub enum Turn<W> {
     Disconnected(String),
     /// An external engine said nothing in time.
     Stalled(String),
+    /// An external engine broke its protocol (a line past the length bound).
+    ProtocolFault(String),
 }
 
 /// One side of one game.
@@ -246,6 +255,23 @@ mod tests {
                 .parse::<PlayerSpec>()
                 .unwrap_err()
                 .contains("unknown protocol")
+        );
+        for (spec, message) in [
+            ("cmd=,proto=uci", "cmd= is empty in \"cmd=,proto=uci\""),
+            ("cmd= ,proto=uci", "cmd= is empty"),
+            ("cmd=x,proto=uci,name=", "name= is empty"),
+            (
+                "cmd=x,proto=uci,option.=1",
+                "an option.NAME= without its NAME",
+            ),
+        ] {
+            let e = spec.parse::<PlayerSpec>().unwrap_err();
+            assert!(e.contains(message), "{spec}: {e}");
+        }
+        assert!(
+            "cmd=x,proto=uci,arg=,option.Book="
+                .parse::<PlayerSpec>()
+                .is_ok()
         );
         assert!(
             "cmd=x,proto=uci,colour=red"

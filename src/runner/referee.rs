@@ -2,6 +2,7 @@
 //! in turn, their clocks charged, every move judged by the rules, and the
 //! game ended by the rules, by adjudication, or by a player's fault.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::clock::{MatchClock, TimeControl};
@@ -26,11 +27,12 @@ struct Table<'a, R: MatchGame> {
 }
 
 /// Plays game `p`; returns its record and each side's authentic thinking
-/// times (White's first).
+/// times (White's first), or `None` if `stop` was raised before it ended.
 pub(super) fn play_game<R: MatchGame>(
     config: &MatchConfig<R>,
     p: &Pairing,
-) -> (GameRecord<R>, [Vec<Duration>; 2]) {
+    stop: &AtomicBool,
+) -> Option<(GameRecord<R>, [Vec<Duration>; 2])> {
     let mut table = Table::new(config, p);
     let seeds = [table.record.white_seed, table.record.black_seed];
     let specs = [&config.players[p.white], &config.players[p.black]];
@@ -50,11 +52,14 @@ pub(super) fn play_game<R: MatchGame>(
                     EndReason::CouldNotStart,
                     format!("{name} could not start: {e}"),
                 );
-                return (table.record, table.times);
+                return Some((table.record, table.times));
             }
         }
     }
     while !table.over() {
+        if stop.load(Ordering::SeqCst) {
+            return None;
+        }
         let i = index_of(table.game.turn());
         let turn = table.ask(players[i].as_mut());
         table.take(turn);
@@ -62,7 +67,7 @@ pub(super) fn play_game<R: MatchGame>(
     for player in players.iter_mut() {
         player.finish();
     }
-    (table.record, table.times)
+    Some((table.record, table.times))
 }
 
 fn side_of(i: usize) -> Color {
@@ -213,6 +218,7 @@ impl<'a, R: MatchGame> Table<'a, R> {
             Turn::Hung(kind, why) => (EndReason::Hung(kind), why),
             Turn::Disconnected(why) => (EndReason::Disconnected, why),
             Turn::Stalled(why) => (EndReason::Stalled, why),
+            Turn::ProtocolFault(why) => (EndReason::ProtocolFault, why),
         };
         self.end(side, reason, text);
     }
