@@ -364,8 +364,11 @@ fn skip_variation(text: &str) -> Result<&str, PdnError> {
     Err(PdnError::UnclosedVariation)
 }
 
+/// Tag pairs, in order.
+type Tags = Vec<(String, String)>;
+
 /// The tag pairs at the start of `text`, and the text after them.
-fn read_tags(text: &str) -> Result<(Vec<(String, String)>, &str), PdnError> {
+fn read_tags(text: &str) -> Result<(Tags, &str), PdnError> {
     let mut tags = Vec::new();
     let mut rest = text;
     while rest.starts_with('[') {
