@@ -73,3 +73,39 @@ pub fn output_with_stdin(cmd: &mut std::process::Command, stdin: &str) -> std::p
         .unwrap();
     child.wait_with_output().unwrap()
 }
+
+/// Reads `tests/fixtures/NAME` (see tests/fixtures/README.md).
+pub fn fixture(name: &str) -> String {
+    let path = repo(&format!("tests/fixtures/{name}"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// One of the games published in seed 001, chapter 12, in coordinates.
+pub struct PublishedGame {
+    pub title: String,
+    pub white: Vec<String>,
+    pub black: Vec<String>,
+}
+
+/// The three games ChesSkelet played as Black (fixture
+/// `chesskelet-games.txt`): 10, 15 and 19 moves.
+pub fn chesskelet_games() -> Vec<PublishedGame> {
+    let mut games: Vec<PublishedGame> = Vec::new();
+    for line in fixture("chesskelet-games.txt").lines() {
+        if let Some(title) = line.strip_prefix("game ") {
+            games.push(PublishedGame {
+                title: title.to_string(),
+                white: Vec::new(),
+                black: Vec::new(),
+            });
+            continue;
+        }
+        let game = games.last_mut().expect("a game title first");
+        let (w, b) = line.split_once(' ').expect("WHITE BLACK");
+        game.white.push(w.to_string());
+        game.black.push(b.to_string());
+    }
+    let lengths: Vec<usize> = games.iter().map(|g| g.black.len()).collect();
+    assert_eq!(lengths, [10, 15, 19], "chesskelet-games.txt");
+    games
+}
