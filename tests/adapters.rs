@@ -64,13 +64,9 @@ fn launchers_detect_uci_and_cecp() {
 
 #[test]
 fn polyglot_ini_puts_retrochess_uci_behind_cecp() {
-    let polyglot = "/usr/games/polyglot";
-    assert!(
-        std::path::Path::new(polyglot).exists(),
-        "Debian's polyglot (installed by .ci/run)"
-    );
+    let polyglot = common::peer("polyglot");
     let o = run(
-        Command::new("python3")
+        Command::new(common::python_chess())
             .arg(repo("tests/interop/polyglot_game.py"))
             .arg(polyglot)
             .arg("1k-zx-chess.ini")
@@ -91,7 +87,7 @@ fn polyglot_ini_puts_retrochess_uci_behind_cecp() {
 #[test]
 fn python_chess_script_plays_a_game() {
     let o = run(
-        Command::new("python3")
+        Command::new(common::python_chess())
             .arg(repo("adapters/python-chess/play.py"))
             .arg("chesskelet"),
         "",
@@ -115,7 +111,7 @@ fn python_chess_script_plays_a_game() {
 fn cutechess_engines_json_names_real_engines() {
     let check = "import json,sys\nfor e in json.load(open(sys.argv[1])):\n    print(e['protocol'], *e['arguments'])";
     let o = run(
-        Command::new("python3")
+        Command::new(common::python())
             .args(["-c", check])
             .arg(repo("adapters/cutechess/engines.json")),
         "",
