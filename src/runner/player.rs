@@ -71,6 +71,12 @@ impl FromStr for PlayerSpec {
             }
         }
         let cmd = cmd.ok_or("an external engine needs cmd=")?;
+        if cmd.trim().is_empty() {
+            return Err("cmd= is empty: name the engine's program".to_string());
+        }
+        if name.as_ref().is_some_and(|n: &String| n.trim().is_empty()) {
+            return Err("name= is empty".to_string());
+        }
         let proto = proto.ok_or("an external engine needs proto=uci or proto=xboard")?;
         let name = name.unwrap_or_else(|| {
             std::path::Path::new(&cmd)
@@ -213,6 +219,22 @@ impl Player for Random {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by the `player_spec` fuzz target: a blank command or name was
+    /// accepted, and the engine showed up nameless in tables and PGN.
+    #[test]
+    fn blank_command_or_name_is_refused() {
+        for spec in ["cmd=,proto=uci", "cmd=      ,proto=cecp,name=stall"] {
+            assert_eq!(
+                spec.parse::<PlayerSpec>(),
+                Err("cmd= is empty: name the engine's program".to_string())
+            );
+        }
+        assert_eq!(
+            "cmd=sf,proto=uci,name= ".parse::<PlayerSpec>(),
+            Err("name= is empty".to_string())
+        );
+    }
 
     #[test]
     fn specs_parse() {
