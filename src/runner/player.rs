@@ -218,6 +218,23 @@ impl<R: Rules> Player<R> for Random {
 mod tests {
     use super::*;
 
+    /// Found by the `player_spec` fuzz target: a blank command or name was
+    /// accepted, and the engine showed up nameless in tables and PGN.
+    #[test]
+    fn blank_command_or_name_is_refused() {
+        for spec in ["cmd=,proto=uci", "cmd=      ,proto=cecp,name=stall"] {
+            assert_eq!(
+                spec.parse::<PlayerSpec>(),
+                Err(format!("cmd= is empty in {spec:?}"))
+            );
+        }
+        let spec = "cmd=sf,proto=uci,name= ";
+        assert_eq!(
+            spec.parse::<PlayerSpec>(),
+            Err(format!("name= is empty in {:?}", spec.trim()))
+        );
+    }
+
     #[test]
     fn specs_parse() {
         assert_eq!("random".parse::<PlayerSpec>(), Ok(PlayerSpec::Random));
