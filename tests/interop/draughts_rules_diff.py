@@ -26,15 +26,7 @@ be 'english'.
 import random
 import sys
 
-try:
-    import draughts
-    from draughts import Board
-except ImportError:
-    sys.stderr.write("pydraughts is missing: pip install pydraughts==0.6.7\n")
-    sys.exit(2)
-if draughts.__version__ != "0.6.7":
-    sys.stderr.write(f"pydraughts {draughts.__version__} found: pip install pydraughts==0.6.7\n")
-    sys.exit(2)
+from draughts_peer import Board
 
 MAX_PLIES = 200
 SHORT_PLIES = 12

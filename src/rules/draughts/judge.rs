@@ -256,10 +256,11 @@ fn explain(variant: Variant, pos: &Position, wire: &PdnMove, legal: &[DraughtsMo
             return why;
         }
     }
-    if variant == Variant::English && !walk.crowned {
-        if let Some(next) = further_jump(pos, &walk) {
-            return Illegal::UnfinishedJump { next };
-        }
+    if variant == Variant::English
+        && !walk.crowned
+        && let Some(next) = further_jump(pos, &walk)
+    {
+        return Illegal::UnfinishedJump { next };
     }
     Illegal::NotLegal
 }

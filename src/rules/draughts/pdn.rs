@@ -165,11 +165,14 @@ fn wrap(tokens: &[String]) -> String {
     out
 }
 
+/// Tag pairs in order.
+pub type Tags = Vec<(String, String)>;
+
 /// A game read from PDN.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PdnGame {
     /// Every tag, in order.
-    pub tags: Vec<(String, String)>,
+    pub tags: Tags,
     /// The FEN tag's position, if there is one.
     pub root: Option<Position>,
     /// The moves of the main line, each with the comment after it.
@@ -365,7 +368,7 @@ fn skip_variation(text: &str) -> Result<&str, PdnError> {
 }
 
 /// The tag pairs at the start of `text`, and the text after them.
-fn read_tags(text: &str) -> Result<(Vec<(String, String)>, &str), PdnError> {
+fn read_tags(text: &str) -> Result<(Tags, &str), PdnError> {
     let mut tags = Vec::new();
     let mut rest = text;
     while rest.starts_with('[') {
