@@ -136,11 +136,7 @@ fn pieces(list: &str) -> Result<(u32, u32), FenError> {
 }
 
 fn number(token: &str) -> Result<u32, FenError> {
-    let digits = !token.is_empty() && token.len() <= 2 && token.bytes().all(|b| b.is_ascii_digit());
-    match token.parse() {
-        Ok(n) if digits => Ok(n),
-        _ => Err(FenError::NotASquare(token.to_string())),
-    }
+    super::wire::number(token).ok_or_else(|| FenError::NotASquare(token.to_string()))
 }
 
 /// The canonical PDN FEN of `pos`.

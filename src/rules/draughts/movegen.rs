@@ -28,6 +28,8 @@
 //! (their landing squares differ), so both are listed, and perft counts
 //! both, as the published figures do.
 
+use std::fmt;
+
 use shakmaty::Color;
 
 use super::board::{Dir, Position, Square, crowning_row};
@@ -58,6 +60,14 @@ impl DraughtsMove {
             captured: 0,
             king,
             crowns,
+        }
+    }
+
+    /// A jump about to begin: no landing square yet.
+    fn start(from: Square, king: bool) -> DraughtsMove {
+        DraughtsMove {
+            len: 0,
+            ..DraughtsMove::step(from, from, king, false)
         }
     }
 
@@ -104,6 +114,15 @@ impl DraughtsMove {
     }
 }
 
+/// PDN with every landing square: `11-15`, `15x24x31`.
+impl fmt::Display for DraughtsMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sep = if self.is_capture() { "x" } else { "-" };
+        write!(f, "{}", self.from)?;
+        self.landings().try_for_each(|s| write!(f, "{sep}{s}"))
+    }
+}
+
 /// The directions a piece of `side` moves in under each rule set.
 fn directions(side: Color, king: bool, english: bool) -> &'static [Dir] {
     const DOWN: [Dir; 2] = [Dir::DownLeft, Dir::DownRight];
@@ -133,9 +152,7 @@ pub fn english(pos: &Position, out: &mut Vec<DraughtsMove>) {
     let us = pos.turn();
     for from in Square::of(pos.pieces(us)) {
         let king = pos.kings() & from.bit() != 0;
-        let mut jump = DraughtsMove::step(from, from, king, false);
-        jump.len = 0;
-        extend_jumps(pos, &mut jump, from, out);
+        extend_jumps(pos, &mut DraughtsMove::start(from, king), from, out);
     }
     if out.is_empty() {
         steps(pos, true, out);

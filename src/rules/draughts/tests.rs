@@ -12,7 +12,11 @@ fn wires(rules: &Draughts, p: &Position) -> Vec<String> {
     let mut w: Vec<String> = rules
         .legal_moves(p)
         .iter()
-        .map(|m| rules.wire(p, m).to_string())
+        .map(|m| {
+            let wire = rules.wire(p, m).to_string();
+            assert_eq!(m.to_string(), wire);
+            wire
+        })
         .collect();
     w.sort();
     w
