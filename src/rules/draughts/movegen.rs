@@ -8,19 +8,34 @@
 //! move.
 //!
 //! Draughts 1K (seed 002's routine, 0x4082..0x4130, read instruction by
-//! instruction): `EVAL` looks one square ahead in each of a piece's two
-//! directions — +8/+10 bytes (down the board) for a man `B` (0x27), −10/−8
-//! (up) for a king `B` with bit 7 set (0xA7). An empty square (0x08) is a
-//! step; a `W` man or king (`and 0x7f; cp 0x3c`) with an empty square behind
-//! it is a capture, recorded alone in CAPT_ORG/DST/MID and never extended:
-//! single jumps only. Nothing forces the capture (the seed: "Le prese non
-//! sono obbligatorie"). The landing square, step or jump, is crowned
-//! (`or 0x80`) when it lies on the last row (address ≥ D_FILE+0x3F). So a
-//! king moves and captures only the way men of the other side do, and a king
-//! back on its own first row has nowhere to look but the bytes before the
-//! board: on the board it is stuck. The routine itself always plays a
-//! capture when it has one (CAPT before SAFE); that is its choice, not a
-//! rule.
+//! instruction; it moves the `B` pieces, at the top, down the board):
+//! - `EVAL` looks one square ahead in each of a piece's two directions:
+//!   +8/+10 bytes (down) for a man `B` (0x27), −10/−8 (up) for a king, `B`
+//!   with bit 7 set (0xA7). An empty square (0x08) is a step; a `W` man or
+//!   king (`and 0x7f; cp 0x3c`) with an empty square behind it is a capture,
+//!   kept alone in CAPT_ORG/DST/MID and never extended: single jumps only.
+//!   So a man takes a king as readily as a man (the seed says so too:
+//!   "Una pedina così come un re può catturare indifferentemente una
+//!   pedina o un re avversario").
+//! - Nothing forces a capture (the seed: "Le prese non sono
+//!   obbligatorie"). The routine itself always plays one when it finds one
+//!   (CAPT is copied over SAFE): its choice, not a rule.
+//! - The landing square, step or jump, is crowned (`or 0x80`) when it is
+//!   at or past D_FILE+0x3F, the last row. (The seed's comment calls that
+//!   address "SAFE_DST + 3f"; the word added to 0x3F is the D_FILE pushed
+//!   at 0x4091 and popped at 0x40E0.)
+//! - So a king moves and captures only the way the other side's men go,
+//!   back towards its own first row. There it looks at bytes before the
+//!   board (the display file's opening NEWLINE, or the end of the BASIC
+//!   program before it); on the board it is stuck, which is what the seed means by "a
+//!   giudicare dall'implementazione, non si muove più". We treat the board
+//!   edge as an edge: that holds on the real machine as long as those bytes
+//!   of the book's BASIC are neither 0x08 nor a `W` (the BASIC is not in
+//!   the seed), and likewise for a man's jump from row 7 past row 8.
+//! - Left open by the seed, and ours: the other side (the person) plays by
+//!   the same rules, mirrored (the routine moves only `B`; a driver mirrors
+//!   the board for the other colour), and the game's end (see the module
+//!   notes of `draughts`).
 //!
 //! Two captures with the same squares: in English checkers a king can take
 //! a ring of four pieces clockwise or anticlockwise, landing back on its
