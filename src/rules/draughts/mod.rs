@@ -186,7 +186,7 @@ impl Draughts {
             .collect();
         match matches[..] {
             [m, ..] if !hub.captured().is_empty() || matches.len() == 1 => judge::pdn_of(m),
-            _ if hub.is_capture() => PdnMove::capture(vec![hub.from(), hub.to()]),
+            _ if hub.is_capture() => PdnMove::jumps(vec![hub.from(), hub.to()]),
             _ => PdnMove::step(hub.from(), hub.to()),
         }
     }

@@ -102,8 +102,21 @@ impl PdnMove {
         }
     }
 
-    /// A capture through `squares` (the first square, then landing squares).
-    pub fn capture(squares: Vec<Square>) -> PdnMove {
+    /// A capture through `squares`: the piece's square, then landing
+    /// squares (or only the last).
+    ///
+    /// # Errors
+    /// Fewer than two squares.
+    pub fn capture(squares: Vec<Square>) -> Result<PdnMove, WireError> {
+        if squares.len() < 2 {
+            return Err(WireError::OneSquare);
+        }
+        Ok(PdnMove::jumps(squares))
+    }
+
+    /// A capture through `squares`, known to be two or more.
+    pub(crate) fn jumps(squares: Vec<Square>) -> PdnMove {
+        debug_assert!(squares.len() >= 2);
         PdnMove {
             squares,
             capture: true,
