@@ -4,8 +4,9 @@
 //! No crate arbitrates checkers, so this is our own code: [`board`]
 //! (squares, [`Position`]), [`movegen`] (legal moves of both rule sets and
 //! where their facts come from), [`wire`] (PDN and Hub move text),
-//! [`judge`](mod@judge) (reasons for illegal moves), `fen` (PDN FEN) and
-//! [`pdn`] (game records).
+//! [`judge`](mod@judge) (reasons for illegal moves), `fen` (PDN FEN),
+//! [`hub`] (positions as pydraughts's Hub client sends them) and [`pdn`]
+//! (game records).
 //!
 //! How a game ends:
 //! - English: the side to move with no legal move loses (ACF/EDA laws);
@@ -28,6 +29,7 @@
 
 pub mod board;
 mod fen;
+pub mod hub;
 pub mod judge;
 pub mod movegen;
 pub mod pdn;
