@@ -8,7 +8,8 @@
 //!   compared set for set with ours; every pydraughts move must be judged
 //!   legal by us in both its PDN and its Hub form and written by us in the
 //!   same Hub form; every played move must lead to pydraughts's next
-//!   position.
+//!   position; and every position must be written as pydraughts's
+//!   HubEngine writes it (`pos=`, in its own orientation).
 //! - Records: games written by our PDN writer (from the start, and from
 //!   positions with either side to move) are replayed move by move by
 //!   `interop/draughts_pdn_replay.py`, which must reach our final positions.
@@ -21,6 +22,7 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 use retrochess::machine::SplitMix64;
+use retrochess::rules::draughts::hub::{parse_pydraughts_position, pydraughts_position};
 use retrochess::rules::draughts::pdn::write_game;
 use retrochess::rules::draughts::{
     Draughts, DraughtsMove, HubMove, PdnMove, Position, Variant, parse_fen,
@@ -60,10 +62,8 @@ fn run(name: &str, args: &[&str], stdin: &str) -> String {
         stderr,
     } = child.wait_with_output().expect("python output");
     let stderr = String::from_utf8_lossy(&stderr);
-    assert!(
-        status.success(),
-        "{name} failed ({status}): {stderr}\n(pydraughts needed: {INSTALL})"
-    );
+    // The scripts name the missing peer and how to install it.
+    assert!(status.success(), "{name} failed ({status}): {stderr}");
     String::from_utf8(stdout).expect("utf-8 from python")
 }
 
@@ -87,10 +87,16 @@ fn after(rules: &Draughts, pos: &Position, m: &DraughtsMove) -> Position {
 /// Checks one line of the diff script; returns the number of moves compared.
 fn check_line(rules: &Draughts, line: &str) -> Result<usize, String> {
     let fields: Vec<&str> = line.split('\t').collect();
-    let [fen, played, next, listed] = fields[..] else {
+    let [fen, played, next, listed, hub_pos] = fields[..] else {
         return Err(format!("malformed line: {line}"));
     };
     let pos = position(fen);
+    if pydraughts_position(&pos) != hub_pos || parse_pydraughts_position(hub_pos) != Ok(pos) {
+        return Err(format!(
+            "Hub position {hub_pos} is not ours: {}",
+            pydraughts_position(&pos)
+        ));
+    }
     let ours: BTreeSet<String> = rules
         .legal_moves(&pos)
         .iter()

@@ -9,14 +9,15 @@ on each side, men never on the row where they would have been crowned),
 plus a few positions made by hand. For every position reached it prints one
 line, tab-separated:
 
-    FEN  PLAYED  AFTER  MOVES
+    FEN  PLAYED  AFTER  MOVES  HUBPOS
 
 FEN is pydraughts's PDN FEN of the position (standard numbering, Black
 first); PLAYED the move the random game played next, as the list of squares
 the piece stands on and lands on joined with '-' or 'x' ('' at the end of a
 game); AFTER pydraughts's FEN after that move ('' if none); MOVES every
 legal move, ';'-separated, each as SQUARES/HUB/PDN: the same list of squares,
-pydraughts's `hub_move` and its `pdn_move`.
+pydraughts's `hub_move` and its `pdn_move`; HUBPOS the position as
+pydraughts's HubEngine sends it (`pos=` value, its internal orientation).
 
 Needs pydraughts 0.6.7 (`pip install pydraughts==0.6.7`). Note that
 `Board(variant='checkers')` silently gives the 10x10 game: the variant must
@@ -26,15 +27,7 @@ be 'english'.
 import random
 import sys
 
-try:
-    import draughts
-    from draughts import Board
-except ImportError:
-    sys.stderr.write("pydraughts is missing: pip install pydraughts==0.6.7\n")
-    sys.exit(2)
-if draughts.__version__ != "0.6.7":
-    sys.stderr.write(f"pydraughts {draughts.__version__} found: pip install pydraughts==0.6.7\n")
-    sys.exit(2)
+from draughts_peer import Board
 
 MAX_PLIES = 200
 SHORT_PLIES = 12
@@ -64,13 +57,13 @@ def play(board, rng, plies):
     for ply in range(plies + 1):
         moves = board.legal_moves()
         listed = ";".join(f"{squares_text(m)}/{m.hub_move}/{m.pdn_move}" for m in moves)
-        fen = board.fen
+        fen, hub_pos = board.fen, board._game.get_fen()
         move = rng.choice(moves) if moves and ply < plies else None
         if move is None:
-            print(f"{fen}\t\t\t{listed}")
+            print(f"{fen}\t\t\t{listed}\t{hub_pos}")
             return
         board.push(move)
-        print(f"{fen}\t{squares_text(move)}\t{board.fen}\t{listed}")
+        print(f"{fen}\t{squares_text(move)}\t{board.fen}\t{listed}\t{hub_pos}")
 
 
 def random_fen(rng):

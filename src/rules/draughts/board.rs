@@ -58,7 +58,9 @@ impl Square {
         }
     }
 
-    /// The square at `row` (1..=8), `column` (0..=7), if it is a dark one.
+    /// The square at `row` (1..=8, top to bottom), `column` (0..=7, left to
+    /// right), if it is a dark one: seed 002's display-file board is these
+    /// rows and columns, row r at byte 9(r-1)+1+column after D_FILE.
     pub fn at(row: i8, column: i8) -> Option<Square> {
         let on_board = (1..=8).contains(&row) && (0..=7).contains(&column);
         let dark = (row + column) % 2 == 0;

@@ -27,6 +27,10 @@ pub enum FenError {
     OffBoard(u32),
     SquareTwice(Square),
     Impossible(Impossible),
+    /// A Hub position (see `hub`) of the wrong length.
+    HubLength(usize),
+    /// A Hub position's letter that is no piece and not `e`.
+    HubLetter(char),
 }
 
 impl fmt::Display for FenError {
@@ -45,6 +49,10 @@ impl fmt::Display for FenError {
             FenError::OffBoard(n) => write!(f, "square {n} is off the board"),
             FenError::SquareTwice(s) => write!(f, "square {s} is listed twice"),
             FenError::Impossible(why) => why.fmt(f),
+            FenError::HubLength(n) => write!(f, "a Hub position has 32 squares, not {n}"),
+            FenError::HubLetter(c) => {
+                write!(f, "'{c}' is not a Hub square letter (w, b, W, B or e)")
+            }
         }
     }
 }
@@ -136,11 +144,7 @@ fn pieces(list: &str) -> Result<(u32, u32), FenError> {
 }
 
 fn number(token: &str) -> Result<u32, FenError> {
-    let digits = !token.is_empty() && token.len() <= 2 && token.bytes().all(|b| b.is_ascii_digit());
-    match token.parse() {
-        Ok(n) if digits => Ok(n),
-        _ => Err(FenError::NotASquare(token.to_string())),
-    }
+    super::wire::number(token).ok_or_else(|| FenError::NotASquare(token.to_string()))
 }
 
 /// The canonical PDN FEN of `pos`.

@@ -179,7 +179,7 @@ fn count_word(n: u8) -> String {
 pub fn pdn_of(m: &DraughtsMove) -> PdnMove {
     let squares: Vec<Square> = std::iter::once(m.from()).chain(m.landings()).collect();
     if m.is_capture() {
-        PdnMove::capture(squares)
+        PdnMove::jumps(squares)
     } else {
         PdnMove::step(squares[0], squares[1])
     }
@@ -340,6 +340,6 @@ fn further_jump(pos: &Position, walk: &Walk) -> Option<PdnMove> {
             let over = walk.at.step(d)?;
             let land = walk.at.jump(d)?;
             (them & over.bit() != 0 && empty & land.bit() != 0)
-                .then(|| PdnMove::capture(vec![walk.at, land]))
+                .then(|| PdnMove::jumps(vec![walk.at, land]))
         })
 }

@@ -4,8 +4,9 @@
 //! No crate arbitrates checkers, so this is our own code: [`board`]
 //! (squares, [`Position`]), [`movegen`] (legal moves of both rule sets and
 //! where their facts come from), [`wire`] (PDN and Hub move text),
-//! [`judge`](mod@judge) (reasons for illegal moves), `fen` (PDN FEN) and
-//! [`pdn`] (game records).
+//! [`judge`](mod@judge) (reasons for illegal moves), `fen` (PDN FEN),
+//! [`hub`] (positions as pydraughts's Hub client sends them) and [`pdn`]
+//! (game records).
 //!
 //! How a game ends:
 //! - English: the side to move with no legal move loses (ACF/EDA laws);
@@ -28,6 +29,7 @@
 
 pub mod board;
 mod fen;
+pub mod hub;
 pub mod judge;
 pub mod movegen;
 pub mod pdn;
@@ -186,7 +188,7 @@ impl Draughts {
             .collect();
         match matches[..] {
             [m, ..] if !hub.captured().is_empty() || matches.len() == 1 => judge::pdn_of(m),
-            _ if hub.is_capture() => PdnMove::capture(vec![hub.from(), hub.to()]),
+            _ if hub.is_capture() => PdnMove::jumps(vec![hub.from(), hub.to()]),
             _ => PdnMove::step(hub.from(), hub.to()),
         }
     }

@@ -8,25 +8,42 @@
 //! move.
 //!
 //! Draughts 1K (seed 002's routine, 0x4082..0x4130, read instruction by
-//! instruction): `EVAL` looks one square ahead in each of a piece's two
-//! directions — +8/+10 bytes (down the board) for a man `B` (0x27), −10/−8
-//! (up) for a king `B` with bit 7 set (0xA7). An empty square (0x08) is a
-//! step; a `W` man or king (`and 0x7f; cp 0x3c`) with an empty square behind
-//! it is a capture, recorded alone in CAPT_ORG/DST/MID and never extended:
-//! single jumps only. Nothing forces the capture (the seed: "Le prese non
-//! sono obbligatorie"). The landing square, step or jump, is crowned
-//! (`or 0x80`) when it lies on the last row (address ≥ D_FILE+0x3F). So a
-//! king moves and captures only the way men of the other side do, and a king
-//! back on its own first row has nowhere to look but the bytes before the
-//! board: on the board it is stuck. The routine itself always plays a
-//! capture when it has one (CAPT before SAFE); that is its choice, not a
-//! rule.
+//! instruction; it moves the `B` pieces, at the top, down the board):
+//! - `EVAL` looks one square ahead in each of a piece's two directions:
+//!   +8/+10 bytes (down) for a man `B` (0x27), −10/−8 (up) for a king, `B`
+//!   with bit 7 set (0xA7). An empty square (0x08) is a step; a `W` man or
+//!   king (`and 0x7f; cp 0x3c`) with an empty square behind it is a capture,
+//!   kept alone in CAPT_ORG/DST/MID and never extended: single jumps only.
+//!   So a man takes a king as readily as a man (the seed says so too:
+//!   "Una pedina così come un re può catturare indifferentemente una
+//!   pedina o un re avversario").
+//! - Nothing forces a capture (the seed: "Le prese non sono
+//!   obbligatorie"). The routine itself always plays one when it finds one
+//!   (CAPT is copied over SAFE): its choice, not a rule.
+//! - The landing square, step or jump, is crowned (`or 0x80`) when it is
+//!   at or past D_FILE+0x3F, the last row. (The seed's comment calls that
+//!   address "SAFE_DST + 3f"; the word added to 0x3F is the D_FILE pushed
+//!   at 0x4091 and popped at 0x40E0.)
+//! - So a king moves and captures only the way the other side's men go,
+//!   back towards its own first row. There it looks at bytes before the
+//!   board (the display file's opening NEWLINE, or the end of the BASIC
+//!   program before it); on the board it is stuck, which is what the seed means by "a
+//!   giudicare dall'implementazione, non si muove più". We treat the board
+//!   edge as an edge: that holds on the real machine as long as those bytes
+//!   of the book's BASIC are neither 0x08 nor a `W` (the BASIC is not in
+//!   the seed), and likewise for a man's jump from row 7 past row 8.
+//! - Left open by the seed, and ours: the other side (the person) plays by
+//!   the same rules, mirrored (the routine moves only `B`; a driver mirrors
+//!   the board for the other colour), and the game's end (see the module
+//!   notes of `draughts`).
 //!
 //! Two captures with the same squares: in English checkers a king can take
 //! a ring of four pieces clockwise or anticlockwise, landing back on its
 //! own square with the same pieces captured. They are two move sequences
 //! (their landing squares differ), so both are listed, and perft counts
 //! both, as the published figures do.
+
+use std::fmt;
 
 use shakmaty::Color;
 
@@ -58,6 +75,14 @@ impl DraughtsMove {
             captured: 0,
             king,
             crowns,
+        }
+    }
+
+    /// A jump about to begin: no landing square yet.
+    fn start(from: Square, king: bool) -> DraughtsMove {
+        DraughtsMove {
+            len: 0,
+            ..DraughtsMove::step(from, from, king, false)
         }
     }
 
@@ -104,6 +129,15 @@ impl DraughtsMove {
     }
 }
 
+/// PDN with every landing square: `11-15`, `15x24x31`.
+impl fmt::Display for DraughtsMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sep = if self.is_capture() { "x" } else { "-" };
+        write!(f, "{}", self.from)?;
+        self.landings().try_for_each(|s| write!(f, "{sep}{s}"))
+    }
+}
+
 /// The directions a piece of `side` moves in under each rule set.
 fn directions(side: Color, king: bool, english: bool) -> &'static [Dir] {
     const DOWN: [Dir; 2] = [Dir::DownLeft, Dir::DownRight];
@@ -133,9 +167,7 @@ pub fn english(pos: &Position, out: &mut Vec<DraughtsMove>) {
     let us = pos.turn();
     for from in Square::of(pos.pieces(us)) {
         let king = pos.kings() & from.bit() != 0;
-        let mut jump = DraughtsMove::step(from, from, king, false);
-        jump.len = 0;
-        extend_jumps(pos, &mut jump, from, out);
+        extend_jumps(pos, &mut DraughtsMove::start(from, king), from, out);
     }
     if out.is_empty() {
         steps(pos, true, out);

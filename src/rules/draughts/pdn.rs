@@ -165,11 +165,14 @@ fn wrap(tokens: &[String]) -> String {
     out
 }
 
+/// Tag pairs in order.
+pub type Tags = Vec<(String, String)>;
+
 /// A game read from PDN.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PdnGame {
     /// Every tag, in order.
-    pub tags: Vec<(String, String)>,
+    pub tags: Tags,
     /// The FEN tag's position, if there is one.
     pub root: Option<Position>,
     /// The moves of the main line, each with the comment after it.

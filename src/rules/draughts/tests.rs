@@ -12,7 +12,11 @@ fn wires(rules: &Draughts, p: &Position) -> Vec<String> {
     let mut w: Vec<String> = rules
         .legal_moves(p)
         .iter()
-        .map(|m| rules.wire(p, m).to_string())
+        .map(|m| {
+            let wire = rules.wire(p, m).to_string();
+            assert_eq!(m.to_string(), wire);
+            wire
+        })
         .collect();
     w.sort();
     w
@@ -41,22 +45,23 @@ const PERFT: [u64; 10] = [
     7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564,
 ];
 
-#[test]
-fn perft_english_to_depth_8() {
+fn check_perft(depths: std::ops::RangeInclusive<u32>) {
     let rules = Draughts::english();
-    for depth in 1..=8 {
+    for depth in depths {
         let n = rules.perft(&Position::initial(), depth);
         assert_eq!(n, PERFT[depth as usize - 1], "depth {depth}");
     }
 }
 
 #[test]
+fn perft_english_to_depth_8() {
+    check_perft(1..=8);
+}
+
+/// About 2 s in a release build.
+#[test]
 fn perft_english_depths_9_and_10() {
-    let rules = Draughts::english();
-    for depth in 9..=10 {
-        let n = rules.perft(&Position::initial(), depth);
-        assert_eq!(n, PERFT[depth as usize - 1], "depth {depth}");
-    }
+    check_perft(9..=10);
 }
 
 #[test]
@@ -64,6 +69,7 @@ fn variants_by_name() {
     assert_eq!("english".parse::<Variant>(), Ok(Variant::English));
     assert_eq!("zx81-1k".parse::<Variant>(), Ok(Variant::Zx81));
     assert_eq!(Variant::Zx81.to_string(), "zx81-1k");
+    assert_eq!(PdnMove::capture(vec![]), Err(WireError::OneSquare));
     assert_eq!(
         "checkers".parse::<Variant>().unwrap_err().to_string(),
         "unknown draughts rules 'checkers': english or zx81-1k"
@@ -341,4 +347,78 @@ fn positions_through_the_seam() {
             "square 33 is off the board".into()
         ))
     );
+}
+
+/// Positions of seeded random games under `rules`.
+fn random_positions(rules: Draughts, games: u64) -> Vec<Position> {
+    let mut out = Vec::new();
+    for seed in 0..games {
+        let mut rng = crate::machine::SplitMix64::new(seed);
+        let mut p = Position::initial();
+        for _ in 0..120 {
+            out.push(p);
+            let legal = rules.legal_moves(&p);
+            if legal.is_empty() {
+                break;
+            }
+            rules.play(
+                &mut p,
+                &legal[rng.range(0, legal.len() as u64 - 1) as usize],
+            );
+        }
+    }
+    out
+}
+
+#[test]
+fn every_illegal_move_gets_a_specific_reason() {
+    for rules in [Draughts::english(), Draughts::zx81_1k()] {
+        for p in random_positions(rules, 12) {
+            let legal = rules.legal_moves(&p);
+            let mut wires: Vec<PdnMove> = Vec::new();
+            for a in Square::all() {
+                for b in Square::all() {
+                    wires.push(PdnMove::step(a, b));
+                    wires.push(PdnMove::capture(vec![a, b]).unwrap());
+                }
+            }
+            for m in legal.iter().filter(|m| m.is_capture()) {
+                let path = rules.wire(&p, m).squares().to_vec();
+                wires.extend(PdnMove::capture(path[..path.len() - 1].to_vec()));
+                for extra in Square::all() {
+                    wires.extend(PdnMove::capture([&path[..], &[extra]].concat()));
+                }
+            }
+            for w in &wires {
+                match rules.judge(&p, w) {
+                    Verdict::Legal(m) => assert!(legal.contains(&m), "{w} in {}", fen(&p)),
+                    Verdict::Illegal(_, why) => {
+                        assert_ne!(why, Illegal::NotLegal, "{} {w}", fen(&p))
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn parsers_survive_garbage_and_round_trip() {
+    let mut rng = crate::machine::SplitMix64::new(9);
+    let alphabet: Vec<char> = "0123456789-xXK:BW,. ".chars().collect();
+    for _ in 0..20_000 {
+        let len = rng.range(0, 14) as usize;
+        let text: String = (0..len)
+            .map(|_| alphabet[rng.range(0, alphabet.len() as u64 - 1) as usize])
+            .collect();
+        if let Ok(p) = parse_fen(&text) {
+            assert_eq!(parse_fen(&fen(&p)), Ok(p), "{text:?}");
+        }
+        if let Ok(m) = text.parse::<PdnMove>() {
+            assert_eq!(m.to_string().parse::<PdnMove>(), Ok(m), "{text:?}");
+        }
+        if let Ok(m) = text.parse::<HubMove>() {
+            assert_eq!(m.to_string().parse::<HubMove>(), Ok(m), "{text:?}");
+        }
+        let _ = pdn::read_games(&text);
+    }
 }

@@ -83,14 +83,14 @@ fn squares(text: &str) -> Result<(Vec<Square>, bool), WireError> {
 }
 
 fn square(token: &str) -> Result<Square, WireError> {
-    let digits = !token.is_empty() && token.len() <= 2 && token.bytes().all(|b| b.is_ascii_digit());
-    if !digits {
-        return Err(WireError::NotASquare(token.to_string()));
-    }
-    let n: u32 = token
-        .parse()
-        .map_err(|_| WireError::NotASquare(token.to_string()))?;
+    let n = number(token).ok_or_else(|| WireError::NotASquare(token.to_string()))?;
     Square::new(n).ok_or(WireError::OffBoard(n))
+}
+
+/// The number a square token (one or two digits, nothing else) names.
+pub(crate) fn number(token: &str) -> Option<u32> {
+    let digits = !token.is_empty() && token.len() <= 2 && token.bytes().all(|b| b.is_ascii_digit());
+    token.parse().ok().filter(|_| digits)
 }
 
 impl PdnMove {
@@ -102,8 +102,21 @@ impl PdnMove {
         }
     }
 
-    /// A capture through `squares` (the first square, then landing squares).
-    pub fn capture(squares: Vec<Square>) -> PdnMove {
+    /// A capture through `squares`: the piece's square, then landing
+    /// squares (or only the last).
+    ///
+    /// # Errors
+    /// Fewer than two squares.
+    pub fn capture(squares: Vec<Square>) -> Result<PdnMove, WireError> {
+        if squares.len() < 2 {
+            return Err(WireError::OneSquare);
+        }
+        Ok(PdnMove::jumps(squares))
+    }
+
+    /// A capture through `squares`, known to be two or more.
+    pub(crate) fn jumps(squares: Vec<Square>) -> PdnMove {
+        debug_assert!(squares.len() >= 2);
         PdnMove {
             squares,
             capture: true,
