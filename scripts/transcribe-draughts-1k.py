@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""Rebuild tapes/draughts-1k.bin from the listing in seed 002 and check every line.
+
+Seed 002 (an Italian study, "Draughts 1K") prints the machine-code routine of
+the draughts program in "Not Only 30 Programs for the Sinclair ZX81: 1K" as a
+commented disassembly: one line per instruction, "ADDR BYTES [LABEL] mnemonic
+; comment", 0x4082..0x4130.  This script:
+
+  1. extracts those lines (address, bytes, label, instruction) and the named
+     addresses the seed's comments define (PRBUFF, D_FILE, SAFE_ORG ...) into
+     tests/fixtures/draughts-1k/listing.txt -- data the tests read instead of
+     the seed;
+  2. checks that the lines are contiguous from 0x4082 to 0x4130 (175 bytes);
+  3. assembles every printed instruction with pasmo, labels and names as the
+     seed gives them, and checks that each assembles to the printed bytes at
+     the printed address (so every jump displacement and operand agrees with
+     its mnemonic);
+  4. writes tapes/draughts-1k.bin, the 175 raw bytes loaded at 0x4082.
+
+Usage:
+  scripts/transcribe-draughts-1k.py [SEED]   regenerate fixture and image
+  scripts/transcribe-draughts-1k.py --check  no seed: rebuild from the
+                                             committed fixture, assemble, and
+                                             fail if the committed image differs
+
+SEED defaults to ../shared/seeds/002_736885a8c9d091cf.txt beside the
+repository; when it is absent the committed fixture is used.  Needs Debian's
+pasmo (apt-get install pasmo).
+"""
+import hashlib
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SEED = os.path.join(ROOT, "..", "shared", "seeds", "002_736885a8c9d091cf.txt")
+FIXTURE = os.path.join(ROOT, "tests", "fixtures", "draughts-1k", "listing.txt")
+IMAGE = os.path.join(ROOT, "tapes", "draughts-1k.bin")
+START, END = 0x4082, 0x4130  # inclusive, as the seed states
+
+LINE = re.compile(r"^([0-9a-f]{4}) ((?:[0-9a-f]{2} )+)\s*(.*)$")
+BODY = re.compile(r"^(?:([A-Z][A-Z0-9_]*)\s+)?([a-z][^;]*?)\s*(?:;.*)?$")
+# "; PRBUFF = 403c" and "; PRBUFF 403c SAFE_ORG" in the seed's preamble.
+NAME_EQ = re.compile(r"^;\s*([A-Z_]+)\s*=\s*([0-9a-f]{4})\s*$")
+NAME_TABLE = re.compile(r"^;\s*(?:PRBUFF\s+)?([0-9a-f]{4})\s+([A-Z_]+)\s*$")
+
+
+def parse_seed(text):
+    """(names, lines) from the seed: names {NAME: addr}, lines [(addr, bytes, label, instr)]."""
+    names, lines = {}, []
+    for raw in text.splitlines():
+        m = NAME_EQ.match(raw) or None
+        if m:
+            names[m.group(1)] = int(m.group(2), 16)
+            continue
+        m = NAME_TABLE.match(raw)
+        if m:
+            names[m.group(2)] = int(m.group(1), 16)
+            continue
+        m = LINE.match(raw)
+        if not m:
+            continue
+        body = BODY.match(m.group(3))
+        if not body:
+            sys.exit(f"unreadable listing line: {raw!r}")
+        code = bytes(int(h, 16) for h in m.group(2).split())
+        lines.append((int(m.group(1), 16), code, body.group(1) or "", body.group(2)))
+    return names, lines
+
+
+def write_fixture(names, lines):
+    out = [
+        "# Draughts 1K (seed 002): the routine 0x4082..0x4130 as the seed prints it.",
+        "# Extracted by scripts/transcribe-draughts-1k.py; do not edit by hand.",
+        "# name NAME ADDRESS      -- named addresses from the seed's comments",
+        "# ADDRESS|BYTES|LABEL|INSTRUCTION -- one printed line each",
+    ]
+    out += [f"name {n} {a:04x}" for n, a in sorted(names.items(), key=lambda kv: (kv[1], kv[0]))]
+    out += [f"{a:04x}|{c.hex(' ')}|{lab}|{ins}" for a, c, lab, ins in lines]
+    return "\n".join(out) + "\n"
+
+
+def read_fixture(text):
+    names, lines = {}, []
+    for raw in text.splitlines():
+        if raw.startswith("#") or not raw.strip():
+            continue
+        if raw.startswith("name "):
+            _, n, a = raw.split()
+            names[n] = int(a, 16)
+            continue
+        a, c, lab, ins = raw.split("|")
+        lines.append((int(a, 16), bytes.fromhex(c), lab, ins))
+    return names, lines
+
+
+def image_of(lines):
+    pc = START
+    for addr, code, _, ins in lines:
+        if addr != pc:
+            sys.exit(f"listing not contiguous: {ins!r} at {addr:04X}, expected {pc:04X}")
+        pc += len(code)
+    if pc != END + 1:
+        sys.exit(f"listing ends at {pc - 1:04X}, expected {END:04X}")
+    return b"".join(code for _, code, _, _ in lines)
+
+
+def assemble(names, lines):
+    """Assemble each printed instruction with pasmo; return the mismatches."""
+    src = [f"{n} equ 0{a:04X}H" for n, a in names.items()]
+    src.append(f" org 0{START:04X}H")
+    for addr, _, label, ins in lines:
+        if label:
+            src.append(f"{label}:")
+        src.append(f"_L{addr:04X}: {ins}")
+    src.append(f"_L{END + 1:04X}:")
+    with tempfile.TemporaryDirectory() as tmp:
+        asm, binf, sym = (os.path.join(tmp, f) for f in ("d.asm", "d.bin", "d.sym"))
+        open(asm, "w").write("\n".join(src) + "\n")
+        try:
+            run = subprocess.run(["pasmo", asm, binf, sym], capture_output=True, text=True)
+        except FileNotFoundError:
+            sys.exit("pasmo not found (apt-get install pasmo)")
+        if run.returncode != 0:
+            sys.exit(f"pasmo failed:\n{run.stdout}{run.stderr}")
+        built = open(binf, "rb").read()
+        symbols = dict(
+            (m.group(1), int(m.group(2), 16))
+            for m in re.finditer(r"^(\w+)\s+EQU\s+0*([0-9A-F]+)H", open(sym).read(), re.M)
+        )
+    bad = []
+    for addr, code, _, ins in lines:
+        at = symbols[f"_L{addr:04X}"]
+        got = built[at - START : at - START + len(code)]
+        if at != addr or got != code:
+            bad.append(f"  {addr:04X} {ins}: printed {code.hex(' ')}, assembles to {got.hex(' ')} at {at:04X}")
+    return bad
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    check = "--check" in sys.argv
+    seed = args[0] if args else SEED
+    if not check and os.path.exists(seed):
+        names, lines = parse_seed(open(seed, encoding="utf-8").read())
+        open(FIXTURE, "w").write(write_fixture(names, lines))
+        print(f"wrote {os.path.relpath(FIXTURE, ROOT)} from {seed}")
+    else:
+        names, lines = read_fixture(open(FIXTURE).read())
+    image = image_of(lines)
+    bad = assemble(names, lines)
+    print(f"{len(lines)} printed instructions assembled by pasmo; mismatches: {len(bad)}")
+    if bad:
+        sys.exit("\n".join(bad))
+    print(f"draughts-1k.bin: {len(image)} bytes at {START:04X}, sha256 {hashlib.sha256(image).hexdigest()}")
+    if check:
+        if open(IMAGE, "rb").read() != image:
+            sys.exit("tapes/draughts-1k.bin differs from the listing")
+        print("tapes/draughts-1k.bin matches the listing")
+    else:
+        open(IMAGE, "wb").write(image)
+        print(f"wrote {os.path.relpath(IMAGE, ROOT)}")
+
+
+main()
