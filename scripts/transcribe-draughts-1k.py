@@ -15,7 +15,11 @@ commented disassembly: one line per instruction, "ADDR BYTES [LABEL] mnemonic
      seed gives them, and checks that each assembles to the printed bytes at
      the printed address (so every jump displacement and operand agrees with
      its mnemonic);
-  4. writes tapes/draughts-1k.bin, the 175 raw bytes loaded at 0x4082.
+  4. writes tapes/draughts-1k.bin, the 175 raw bytes loaded at 0x4082;
+  5. copies the seed's picture of the board (its comment block) into
+     tests/fixtures/draughts-1k/board.txt and writes the square mapping we
+     derived from the code (tapes/DRAUGHTS-1K.md) into
+     tests/fixtures/draughts-1k/layout.txt.
 
 Usage:
   scripts/transcribe-draughts-1k.py [SEED]   regenerate fixture and image
@@ -38,6 +42,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SEED = os.path.join(ROOT, "..", "shared", "seeds", "002_736885a8c9d091cf.txt")
 FIXTURE = os.path.join(ROOT, "tests", "fixtures", "draughts-1k", "listing.txt")
 IMAGE = os.path.join(ROOT, "tapes", "draughts-1k.bin")
+BOARD = os.path.join(ROOT, "tests", "fixtures", "draughts-1k", "board.txt")
+LAYOUT = os.path.join(ROOT, "tests", "fixtures", "draughts-1k", "layout.txt")
 START, END = 0x4082, 0x4130  # inclusive, as the seed states
 
 LINE = re.compile(r"^([0-9a-f]{4}) ((?:[0-9a-f]{2} )+)\s*(.*)$")
@@ -68,6 +74,38 @@ def parse_seed(text):
         code = bytes(int(h, 16) for h in m.group(2).split())
         lines.append((int(m.group(1), 16), code, body.group(1) or "", body.group(2)))
     return names, lines
+
+
+def board_picture(text):
+    """The seed's eight-line picture of the starting board ("1B B B B␊" ...)."""
+    rows = [m.group(1) for m in re.finditer(r"^;\s{5}(\S.{7})␊\s*$", text, re.M)]
+    if len(rows) != 8:
+        sys.exit(f"board picture: {len(rows)} rows found, expected 8")
+    head = [
+        "# Draughts 1K (seed 002): the starting board as the seed's comment draws it,",
+        "# one display-file row each (8 characters; the seed marks the NEWLINE with ␊).",
+        "# █ is the seed's empty square (its comment says code 00; the code uses 08).",
+        "# Extracted by scripts/transcribe-draughts-1k.py; do not edit by hand.",
+    ]
+    return "\n".join(head + rows) + "\n"
+
+
+def layout():
+    """PDN square -> display-file offset, derived in tapes/DRAUGHTS-1K.md."""
+    out = [
+        "# Draughts 1K: where each square of English checkers lives in the display file.",
+        "# Derived from the code (tapes/DRAUGHTS-1K.md), not printed by the seed.",
+        "# Written by scripts/transcribe-draughts-1k.py; do not edit by hand.",
+        "# pdn: PDN square 1..32, Black (the routine's B) on 1..12 at the top.",
+        "# offset: address - (D_FILE); row r (0 = top) and column c live at 1 + 9r + c.",
+        "# book: the book's coordinates, column A..H left to right, row 1..8 top to bottom.",
+        "# pdn|offset|book|row|col",
+    ]
+    for n in range(1, 33):
+        r, k = divmod(n - 1, 4)
+        c = 2 * k + (1 if r % 2 == 0 else 0)
+        out.append(f"{n}|{1 + 9 * r + c}|{'ABCDEFGH'[c]}{r + 1}|{r}|{c}")
+    return "\n".join(out) + "\n"
 
 
 def write_fixture(names, lines):
@@ -144,10 +182,15 @@ def main():
     check = "--check" in sys.argv
     seed = args[0] if args else SEED
     if not check and os.path.exists(seed):
-        names, lines = parse_seed(open(seed, encoding="utf-8").read())
+        text = open(seed, encoding="utf-8").read()
+        names, lines = parse_seed(text)
         open(FIXTURE, "w").write(write_fixture(names, lines))
-        print(f"wrote {os.path.relpath(FIXTURE, ROOT)} from {seed}")
+        open(BOARD, "w", encoding="utf-8").write(board_picture(text))
+        open(LAYOUT, "w").write(layout())
+        print(f"wrote {os.path.relpath(FIXTURE, ROOT)}, board.txt and layout.txt from {seed}")
     else:
+        if open(LAYOUT).read() != layout():
+            sys.exit("tests/fixtures/draughts-1k/layout.txt differs from the derived mapping")
         names, lines = read_fixture(open(FIXTURE).read())
     image = image_of(lines)
     bad = assemble(names, lines)
