@@ -1,10 +1,13 @@
 #!/bin/sh
-# Rebuilds the ChesSkelet tapes from tapes/src/chesskelet.asm.
+# Rebuilds the tapes made from our sources:
+#   tapes/chesskelet.tap, tapes/chesskelet-lite.tap  from tapes/src/chesskelet.asm
+#   tapes/baker-draughts-16k.bin (+ .sym)            from tapes/src/baker-glue.asm,
+#       our glue around Toni Baker's routines, which it includes unmodified
+#       from tapes/baker-draughts.bin (scripts/transcribe-baker.py)
 #
-#   scripts/build-tapes.sh            write tapes/chesskelet.tap and
-#                                     tapes/chesskelet-lite.tap
+#   scripts/build-tapes.sh            write them
 #   scripts/build-tapes.sh --check    build into a temporary directory and
-#                                     fail if the committed tapes differ
+#                                     fail if a committed file differs
 #
 # Needs Debian's pasmo (apt-get install pasmo) and python3.  The output
 # depends only on the sources: no dates, no host names.
@@ -44,3 +47,26 @@ build() {
 
 build chesskelet 1 1 "ChesSkelet"
 build chesskelet-lite 0 1 "ChesSklite"
+
+# Toni Baker's draughts with our glue: one raw image loaded at TABLE (0x4C97)
+# on a 16K ZX81, and pasmo's symbol table, which names the glue's interface.
+baker() {
+    pasmo -I "$root/tapes" "$root/tapes/src/baker-glue.asm" \
+        "$work/baker.bin" "$work/baker.sym" >"$work/baker.log" 2>&1 || {
+        cat "$work/baker.log" >&2; echo "build-tapes: pasmo failed for baker-glue" >&2; exit 1; }
+    for ext in bin sym; do
+        if [ "$check" = 1 ]; then
+            if ! cmp -s "$work/baker.$ext" "$root/tapes/baker-draughts-16k.$ext"; then
+                echo "build-tapes: tapes/baker-draughts-16k.$ext differs from a fresh build" >&2
+                exit 1
+            fi
+        else
+            cp "$work/baker.$ext" "$root/tapes/baker-draughts-16k.$ext"
+        fi
+    done
+    size=$(wc -c <"$work/baker.bin" | tr -d ' ')
+    sum=$(sha256sum "$work/baker.bin" | cut -d' ' -f1)
+    echo "baker-draughts-16k.bin $size bytes sha256 $sum"
+}
+
+baker

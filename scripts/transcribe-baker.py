@@ -48,6 +48,7 @@ SEED = os.path.join(ROOT, "..", "shared", "seeds", "003_029020bca594eee3.txt")
 FIX_DIR = os.path.join(ROOT, "tests", "fixtures", "baker")
 LISTING = os.path.join(FIX_DIR, "listing.txt")
 RESOLUTIONS = os.path.join(FIX_DIR, "resolutions.txt")
+LAYOUT = os.path.join(FIX_DIR, "layout.txt")
 RESOLVED = os.path.join(ROOT, "tapes", "baker-draughts.bin")
 PRINTED = os.path.join(ROOT, "tapes", "baker-draughts-printed.bin")
 START, END = 0x4DF1, 0x4ED0  # SQUAREVAL .. the last byte of WHAT
@@ -282,6 +283,21 @@ def check_previews(blocks, img):
             pc += len(code)
 
 
+def layout():
+    """OURS: where the glue keeps PDN square n (tapes/src/baker-glue.asm, FIRSTSQ)."""
+    out = [
+        "# The working board of our glue for Toni Baker's routines (NOT Toni Baker's:",
+        "# part two's layout is not in the seed). See tapes/BAKER.md \"The glue\".",
+        "# Written by scripts/transcribe-baker.py; do not edit by hand.",
+        "# pdn: square 1..32 with the computer on 1..12, moving towards 32;",
+        "# when the computer plays White, square n of the game is pdn 33-n here.",
+        "# address = 404b + (n-1) + (n-1)/8; 4053, 405c, 4065 are guards.",
+        "# pdn|address",
+    ]
+    out += [f"{n}|{0x404B + (n - 1) + (n - 1) // 8:04x}" for n in range(1, 33)]
+    return "\n".join(out) + "\n"
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     check = "--check" in sys.argv
@@ -293,6 +309,11 @@ def main():
         print(f"wrote {os.path.relpath(LISTING, ROOT)} from {seed}")
     else:
         blocks, names = read_listing(open(LISTING).read())
+    if check:
+        if open(LAYOUT).read() != layout():
+            sys.exit("tests/fixtures/baker/layout.txt differs from the glue's layout")
+    else:
+        open(LAYOUT, "w").write(layout())
     if names["WKBOARD"][0] >> 8 != 0x40:
         sys.exit("WKBOARD is not in page 0x40, which LD H,40 requires")
     res = read_resolutions()
