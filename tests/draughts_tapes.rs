@@ -899,15 +899,14 @@ fn show_prints_the_working_board_into_the_display_file() {
     assert_eq!(s.m.mem[DFILE16K as usize + 33 * 8], 0x76);
 }
 
-/// Self-play, turning the board round after every move, until the program
-/// has no move or leaves its table: Toni Baker's bytes in memory are then
-/// still the transcription, and every move was a step or a single jump.
-#[test]
-fn bakers_bytes_survive_a_self_played_game() {
+/// Self-play from the opening, turning the board round after every move,
+/// with RANDOM = (37 * ply + 101 * seed) mod 256, until the program has no
+/// move or leaves its table: (plies, jumps, the end, the machine).
+fn self_play(seed: u32) -> (u32, u32, Outcome, Sixteen) {
     let mut s = Sixteen::new("baker-draughts.bin", &start_16k());
     let (mut plies, mut jumps) = (0, 0);
     let end = loop {
-        let outcome = s.game((plies * 37 % 256) as u8);
+        let outcome = s.game(((plies * 37 + seed * 101) % 256) as u8);
         let Outcome::Moved(from, to, over) = outcome else {
             break outcome;
         };
@@ -936,6 +935,14 @@ fn bakers_bytes_survive_a_self_played_game() {
             .collect();
         s.put(&turned);
     };
+    (plies, jumps, end, s)
+}
+
+/// Every move of a self-played game is a step or a single jump, and Toni
+/// Baker's bytes in memory are still the transcription at the end.
+#[test]
+fn bakers_bytes_survive_a_self_played_game() {
+    let (plies, jumps, end, s) = self_play(0);
     // SQUAREVAL finds the text's "in danger" (a man of the side to move
     // exposed, the square behind it blank): LD D,A at 4E33 has put 5 in D,
     // and JR Z,NOWT goes back to read the next direction from 059A.
@@ -949,6 +956,28 @@ fn bakers_bytes_survive_a_self_played_game() {
     );
     let baker = baker_image("baker-draughts.bin");
     assert_eq!(&s.m.mem[BAKER_AT as usize..][..baker.len()], &baker[..]);
+}
+
+/// Over 20 seeds, every self-played game ends the same way, within 13
+/// plies: SQUAREVAL at NOWT with D = 05 (tapes/BAKER.md "Does it crash?").
+#[test]
+fn squareval_leaves_its_table_within_a_few_plies() {
+    let mut lengths = vec![];
+    for seed in 0..20 {
+        let (plies, _, end, _) = self_play(seed);
+        let Outcome::LeftTable { pc: NOWT, de } = end else {
+            panic!("seed {seed}: {end:?}")
+        };
+        assert!(matches!(de, 0x059A | 0x059B), "seed {seed}: {de:04X}");
+        lengths.push(plies);
+    }
+    lengths.sort();
+    assert_eq!((lengths[0], lengths[19]), (2, 13), "{lengths:?}");
+    assert_eq!(
+        lengths.iter().filter(|&&p| p == 2).count(),
+        15,
+        "{lengths:?}"
+    );
 }
 
 /// Each of the three printed bytes the resolutions replace, put back alone

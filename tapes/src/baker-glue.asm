@@ -54,8 +54,8 @@ GUARD           equ 00h                 ; OURS: off-board bytes (not a piece,
 ; FIRSTSQ + (n-1) + (n-1)/8.  Guard bytes above and below cover a jump (two
 ; steps of 5) from any square.  The block starts at WKBOARD and ends before
 ; SCANSQR.  Where it sits, and the order of TABLE, keep SQUAREVAL's probe
-; after its last direction (L + 5 - 2E, see tapes/BAKER.md "SQUAREVAL's end
-; of table") off the board and off INITIAL: it lands on 4022..4044, the
+; after its last direction (L + 5 - 2E, tapes/BAKER.md "The glue")
+; off the board and off INITIAL: it lands on 4022..4044, the
 ; system variables from DF_SZ on and the top guard.
 FIRSTSQ         equ WKBOARD + 15        ; 404B: square 1
 LASTSQ          equ FIRSTSQ + 34        ; 406D: square 32
