@@ -39,9 +39,9 @@ repository; without it the committed fixture is used.  Needs pasmo.
 import hashlib
 import os
 import re
-import subprocess
 import sys
-import tempfile
+
+from pasmo_listing import assemble as assemble_lines
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SEED = os.path.join(ROOT, "..", "shared", "seeds", "003_029020bca594eee3.txt")
@@ -218,7 +218,7 @@ def image(code, what):
 
 
 def pasmo(names, blocks_src):
-    """Assemble [(org, [(tag, label, ins)])]; return ({tag: address}, {address: byte})."""
+    """Assemble [(org, [(tag, label, ins)])]; return ({tag: address}, at(address, n) -> bytes)."""
     src = [f"{n} equ 0{v:04X}H" for n, (v, _) in names.items()]
     for org, lines in blocks_src:
         src.append(f" org 0{org:04X}H")
@@ -227,19 +227,7 @@ def pasmo(names, blocks_src):
                 src.append(f"{label}:")
             src.append(f"{tag}: {normalise(ins)}")
         src.append(f"{lines[-1][0]}_end:")
-    with tempfile.TemporaryDirectory() as tmp:
-        asm, binf, sym = (os.path.join(tmp, f) for f in ("b.asm", "b.bin", "b.sym"))
-        open(asm, "w").write("\n".join(src) + "\n")
-        try:
-            run = subprocess.run(["pasmo", asm, binf, sym], capture_output=True, text=True)
-        except FileNotFoundError:
-            sys.exit("pasmo not found (apt-get install pasmo)")
-        if run.returncode != 0:
-            sys.exit(f"pasmo failed:\n{run.stdout}{run.stderr}\n" + "\n".join(src))
-        built = open(binf, "rb").read()
-        symbols = {m.group(1): int(m.group(2), 16)
-                   for m in re.finditer(r"^(\w+)\s+EQU\s+0*([0-9A-F]+)H", open(sym).read(), re.M)}
-    base = min(org for org, _ in blocks_src)
+    built, symbols, base = assemble_lines(src)
     return symbols, lambda a, n: built[a - base: a - base + n]
 
 

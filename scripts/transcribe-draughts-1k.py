@@ -34,9 +34,9 @@ pasmo (apt-get install pasmo).
 import hashlib
 import os
 import re
-import subprocess
 import sys
-import tempfile
+
+from pasmo_listing import assemble as assemble_lines
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SEED = os.path.join(ROOT, "..", "shared", "seeds", "002_736885a8c9d091cf.txt")
@@ -154,20 +154,7 @@ def assemble(names, lines):
             src.append(f"{label}:")
         src.append(f"_L{addr:04X}: {ins}")
     src.append(f"_L{END + 1:04X}:")
-    with tempfile.TemporaryDirectory() as tmp:
-        asm, binf, sym = (os.path.join(tmp, f) for f in ("d.asm", "d.bin", "d.sym"))
-        open(asm, "w").write("\n".join(src) + "\n")
-        try:
-            run = subprocess.run(["pasmo", asm, binf, sym], capture_output=True, text=True)
-        except FileNotFoundError:
-            sys.exit("pasmo not found (apt-get install pasmo)")
-        if run.returncode != 0:
-            sys.exit(f"pasmo failed:\n{run.stdout}{run.stderr}")
-        built = open(binf, "rb").read()
-        symbols = dict(
-            (m.group(1), int(m.group(2), 16))
-            for m in re.finditer(r"^(\w+)\s+EQU\s+0*([0-9A-F]+)H", open(sym).read(), re.M)
-        )
+    built, symbols, _ = assemble_lines(src)
     bad = []
     for addr, code, _, ins in lines:
         at = symbols[f"_L{addr:04X}"]

@@ -305,11 +305,16 @@ impl OneK {
     }
 }
 
-fn start() -> Vec<(u8, u8)> {
+/// The usual start: `top` on squares 1..12, `bottom` on 21..32.
+fn opening(top: u8, bottom: u8) -> Vec<(u8, u8)> {
     (1..=12)
-        .map(|n| (n, B))
-        .chain((21..=32).map(|n| (n, W)))
+        .map(|n| (n, top))
+        .chain((21..=32).map(|n| (n, bottom)))
         .collect()
+}
+
+fn start() -> Vec<(u8, u8)> {
+    opening(B, W)
 }
 
 #[test]
@@ -825,10 +830,7 @@ fn a_quiet_move_has_the_neutral_priority_80() {
 }
 
 fn start_16k() -> Vec<(u8, u8)> {
-    (1..=12)
-        .map(|n| (n, CM))
-        .chain((21..=32).map(|n| (n, PM)))
-        .collect()
+    opening(CM, PM)
 }
 
 #[test]
