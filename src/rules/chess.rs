@@ -13,9 +13,9 @@ use std::fmt;
 
 use super::{EndReason, Ending, Game, GameResult, PositionError, Rules};
 
+use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
-use shakmaty::fen::Fen;
 use shakmaty::{
     Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position, Role,
     Square, attacks,
@@ -593,7 +593,10 @@ mod tests {
     fn game_endings() {
         let mut g = game(Chess::default());
         for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
-            assert!(matches!(g.play_wire(&m.parse().unwrap()), Verdict::Legal(_)));
+            assert!(matches!(
+                g.play_wire(&m.parse().unwrap()),
+                Verdict::Legal(_)
+            ));
         }
         let end = g.ending().unwrap();
         assert_eq!(

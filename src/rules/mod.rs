@@ -38,7 +38,13 @@ pub trait Rules: Clone + fmt::Debug + Send + Sync + 'static {
     /// A legal move in some position.
     type Move: Clone + fmt::Debug + PartialEq + Send + Sync;
     /// A move as protocols and records write it, legal or not.
-    type Wire: Clone + fmt::Debug + fmt::Display + FromStr<Err: fmt::Display> + PartialEq + Send + Sync;
+    type Wire: Clone
+        + fmt::Debug
+        + fmt::Display
+        + FromStr<Err: fmt::Display>
+        + PartialEq
+        + Send
+        + Sync;
     /// Why a wire move is not legal.
     type Illegal: Clone + fmt::Debug + fmt::Display + PartialEq + Send + Sync;
 

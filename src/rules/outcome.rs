@@ -74,8 +74,8 @@ impl EndReason {
     pub fn termination(self) -> Termination {
         use EndReason::*;
         match self {
-            Checkmate | Stalemate | InsufficientMaterial | FiftyMoves | Repetition | NoLegalMove
-            | NoProgress | Resignation => Termination::Normal,
+            Checkmate | Stalemate | InsufficientMaterial | FiftyMoves | Repetition
+            | NoLegalMove | NoProgress | Resignation => Termination::Normal,
             MaxPlies => Termination::Adjudication,
             IllegalMove | ProtocolFault => Termination::RulesInfraction,
             Hung(HangKind::Budget) | OutOfTime | Stalled => Termination::TimeForfeit,

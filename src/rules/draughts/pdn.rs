@@ -367,9 +367,6 @@ fn skip_variation(text: &str) -> Result<&str, PdnError> {
     Err(PdnError::UnclosedVariation)
 }
 
-/// Tag pairs, in order.
-type Tags = Vec<(String, String)>;
-
 /// The tag pairs at the start of `text`, and the text after them.
 fn read_tags(text: &str) -> Result<(Tags, &str), PdnError> {
     let mut tags = Vec::new();
