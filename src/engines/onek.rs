@@ -461,7 +461,8 @@ fn boot(
     if !(f64::from(zx81::RAM_START)..f64::from(0x4400u16)).contains(&x) || x.fract() != 0.0 {
         return Err(MachineError::BadTape(format!("USR address X = {x} is not in RAM")).into());
     }
-    zx.jump(x as u16, zx.sp());
+    let sp = zx.sp();
+    zx.jump(x as u16, sp);
     match zx.run(BOOT_BUDGET) {
         Stop::WaitingForKey => Ok(zx),
         other => Err(MachineError::BadTape(format!("program did not start: {other}")).into()),

@@ -1,14 +1,24 @@
-//! The emulated machines: the only code that touches `iz80`.
+//! The emulated machines: the only code that touches a Z80 core (`iz80`).
 //!
-//! A machine here is a Z80 (`iz80`), a memory map and a handful of *high-level
-//! ROM traps*: we never load a ROM image, so when a program calls one of the
-//! few ROM routines it needs, the run loop notices the program counter at the
-//! routine's address, does in Rust what the routine does, and returns to the
-//! caller. Any other jump into the ROM is reported, never silently executed.
+//! A machine here is a Z80 ([`cpu`]), a memory map and a handful of
+//! *high-level ROM traps*: we never load a ROM image, so when a program calls
+//! one of the few ROM routines it needs, the run loop notices the program
+//! counter at the routine's address, does in Rust what the routine does, and
+//! returns to the caller. Any other jump into the ROM is reported, never
+//! silently executed. Drivers may add traps of their own ([`Trap`]).
 //!
 //! Runs are bounded by a budget of emulated T-states and end in a named
-//! [`Stop`]. Nothing in this layer knows about chess, stdin or stdout.
+//! [`Stop`]; the one run loop is [`emulator::Emulator`]. Nothing in this
+//! layer knows about chess, stdin or stdout.
+//!
+//! - [`cpu`]: the CPU contract ([`Regs`], [`Memory`], the bus) and its cores.
+//! - [`emulator`]: the run loop, clock, budget, watches, traps and calls.
+//! - [`zx81`]: the ZX81 (1K or 16K), its ROM traps, keyboard, `.p` tapes.
+//! - [`spectrum`]: the 48K Spectrum, its ROM traps and interrupt, `RST 16`
+//!   printing, `.tap` tapes and `.sna`/`.z80` snapshots.
 
+pub mod cpu;
+pub mod emulator;
 pub mod rng;
 pub mod screen;
 pub mod spectrum;
@@ -16,6 +26,8 @@ pub mod zx81;
 
 use std::fmt;
 
+pub use cpu::{Memory, Regs};
+pub use emulator::{CALL_RETURN, Resume, Trap};
 pub use rng::SplitMix64;
 pub use screen::{Cell, ScreenStyle, TextScreen};
 
@@ -60,9 +72,14 @@ pub enum Stop {
     Breakpoint { pc: u16 },
     /// The T-state budget ran out with the program still running.
     BudgetExhausted { pc: u16 },
-    /// The program jumped to itself (or halted with nothing to wake it): it
-    /// will never do anything else.
+    /// The program jumped to itself (a jump whose condition holds): it will
+    /// never do anything else.
     Stuck { pc: u16 },
+    /// The CPU executed the HALT at `pc` and no interrupt the machine
+    /// delivers will ever end it.
+    Halted { pc: u16 },
+    /// A routine called from Rust ([`emulator::Emulator::call`]) returned.
+    Returned,
     /// Something the emulation cannot do faithfully.
     Fault(Fault),
 }
@@ -89,7 +106,21 @@ impl fmt::Display for Stop {
                 write!(f, "T-state budget exhausted (hung?) at PC 0x{pc:04X}")
             }
             Stop::Stuck { pc } => write!(f, "stuck in a jump to itself at PC 0x{pc:04X}"),
+            Stop::Halted { pc } => {
+                write!(f, "halted at PC 0x{pc:04X} with nothing to wake it")
+            }
+            Stop::Returned => write!(f, "the routine returned"),
             Stop::Fault(fault) => fault.fmt(f),
+        }
+    }
+}
+
+impl Fault {
+    /// The fault, reported at the instruction at `pc`.
+    pub fn at(self, pc: u16) -> Fault {
+        match self {
+            Fault::RomRead { addr, .. } => Fault::RomRead { addr, pc },
+            other => other,
         }
     }
 }
