@@ -300,3 +300,27 @@ fn the_display_file_of_a_fresh_machine_is_read_as_text() {
         }
     }
 }
+
+#[test]
+fn a_halt_is_a_named_stop_at_once() {
+    // ld a,1; halt  (no interrupt of ours ever ends it)
+    let mut zx = machine(&[0x3E, 0x01, 0x76, 0x00], FramesMode::Slow);
+    assert_eq!(zx.run(1_000_000_000), Stop::Halted { pc: CODE + 2 });
+    assert!(zx.busy_tstates() < 100, "{} T-states", zx.busy_tstates());
+    // Asked again, it says the same at once.
+    assert_eq!(zx.run(1_000_000_000), Stop::Halted { pc: CODE + 2 });
+}
+
+#[test]
+fn the_budget_is_honoured_to_the_instruction() {
+    // loop: inc a; jr loop (4 + 12 T-states), never waits.
+    for budget in [1, 100, 18_039, 18_041, 1_000_000] {
+        let mut zx = machine(&[0x3C, 0x18, 0xFD], FramesMode::Slow);
+        assert!(matches!(zx.run(budget), Stop::BudgetExhausted { .. }));
+        let used = zx.busy_tstates();
+        assert!(
+            (budget..budget + 12).contains(&used),
+            "budget {budget}: ran {used}"
+        );
+    }
+}

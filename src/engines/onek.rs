@@ -182,8 +182,7 @@ impl OneKZxChess {
     /// Chess.
     pub fn new(variant: &'static Variant, options: EngineOptions) -> Result<Self, EngineError> {
         let tape = match &options.tape {
-            Some(path) => std::fs::read(path)
-                .map_err(|e| MachineError::Io(format!("{}: {e}", path.display())))?,
+            Some(path) => crate::machine::read_tape(path)?,
             None => TAPE.to_vec(),
         };
         let zx = boot(&tape, variant, options.frames, options.seed)?;

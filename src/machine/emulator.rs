@@ -277,9 +277,12 @@ impl<B: Bus> Emulator<B> {
         self.marks.clear(addr, Marks::TRAP);
     }
 
-    /// Runs until a named stop, at most `budget` T-states of busy time, and
-    /// also stops with [`Stop::Breakpoint`] when execution is about to run
-    /// the instruction at `breakpoint` (not counting the one it starts at).
+    /// Runs until a named stop, and also stops with [`Stop::Breakpoint`]
+    /// when execution is about to run the instruction at `breakpoint` (not
+    /// counting the one it starts at). The budget: [`Stop::BudgetExhausted`]
+    /// at the first instruction boundary where `budget` T-states of busy
+    /// time have passed (so at most one instruction, or one high-level
+    /// routine, past it).
     pub fn run<D: Devices<B>>(
         &mut self,
         dev: &mut D,

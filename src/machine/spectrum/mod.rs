@@ -39,7 +39,7 @@ use std::ops::{Deref, DerefMut};
 
 use super::cpu::{Bus, Memory};
 use super::emulator::{Devices, Emulator};
-use super::{Fault, Stop, TextScreen};
+use super::{Fault, MachineError, Stop, TextScreen};
 
 pub use super::cpu::Regs;
 pub use print::Printer;
@@ -355,6 +355,33 @@ impl Spectrum48 {
         zx
     }
 
+    /// Loads a tape or a snapshot, telling the format by content and size,
+    /// not by a file name: a `.tap` whose blocks chain exactly to its end
+    /// with good checksums, else a `.sna` (exactly 49,179 bytes), else a
+    /// `.z80`.
+    ///
+    /// # Errors
+    /// [`MachineError::BadTape`]: the loader's error for the format
+    /// recognised, or, if none is, why it is none of the three.
+    pub fn load(bytes: &[u8]) -> Result<Spectrum48, MachineError> {
+        let tap = match tap::tap_blocks(bytes) {
+            Ok(_) => return Spectrum48::load_tap(bytes),
+            Err(MachineError::BadTape(why)) => why,
+            Err(e) => return Err(e),
+        };
+        if bytes.len() == snapshot::SNA_LEN {
+            return Spectrum48::load_sna(bytes);
+        }
+        Spectrum48::load_z80(bytes).map_err(|z80| {
+            MachineError::BadTape(format!(
+                "neither a .tap ({tap}), a .sna ({} bytes, not {}) nor a .z80 ({})",
+                bytes.len(),
+                snapshot::SNA_LEN,
+                z80.to_string().trim_start_matches("bad tape: ")
+            ))
+        })
+    }
+
     /// Replaces the 48K of RAM (a snapshot's).
     fn load_ram(&mut self, ram: &[u8]) {
         for (i, &b) in ram.iter().enumerate().take(RAM_SIZE) {
@@ -617,5 +644,28 @@ mod tests {
             zx.run(2 * FRAME_TSTATES),
             Stop::Fault(Fault::InterruptMode { mode: 2, .. })
         ));
+    }
+
+    #[test]
+    fn halt_waits_for_the_interrupt_or_is_a_named_stop() {
+        // halt; ld ($9000),a; jr $ — interrupts on in mode 1: the next
+        // interrupt ends the HALT, after a frame's worth of budget.
+        let mut zx = with_code(&[0x76, 0x32, 0x00, 0x90, 0x18, 0xFE]);
+        zx.poke(0x9000, 0xAA);
+        assert_eq!(zx.run(1_000_000), Stop::Stuck { pc: 0x8004 });
+        assert_eq!(zx.interrupts(), 1);
+        assert_ne!(zx.peek(0x9000), 0xAA);
+        assert!(zx.busy_tstates() >= FRAME_TSTATES);
+        // A HALT waiting for an interrupt still honours the budget.
+        let mut zx = with_code(&[0x76, 0x00]);
+        match zx.run(10_000) {
+            Stop::BudgetExhausted { .. } => {}
+            other => panic!("{other:?}"),
+        }
+        assert!((10_000..10_004).contains(&zx.busy_tstates()));
+        // di; halt: nothing will ever end it.
+        let mut zx = with_code(&[0xF3, 0x76, 0x00]);
+        assert_eq!(zx.run(1_000_000), Stop::Halted { pc: 0x8001 });
+        assert!(zx.busy_tstates() < 100);
     }
 }

@@ -14,6 +14,9 @@
 use super::{RAM_SIZE, RAM_START, Regs, Spectrum48};
 use crate::machine::MachineError;
 
+/// The length of a 48K `.sna`: its header and the RAM.
+pub const SNA_LEN: usize = 27 + RAM_SIZE;
+
 impl Spectrum48 {
     /// Loads a 48K `.sna` snapshot (27-byte header, then the 48K of RAM;
     /// the program counter is on the stack, as RETN would take it).
@@ -22,10 +25,9 @@ impl Spectrum48 {
     /// [`MachineError::BadTape`] if the file is not 49179 bytes or its stack
     /// pointer is not in RAM.
     pub fn load_sna(sna: &[u8]) -> Result<Spectrum48, MachineError> {
-        const LEN: usize = 27 + RAM_SIZE;
-        if sna.len() != LEN {
+        if sna.len() != SNA_LEN {
             return Err(MachineError::BadTape(format!(
-                "48K .sna must be {LEN} bytes, this one is {}",
+                "48K .sna must be {SNA_LEN} bytes, this one is {}",
                 sna.len()
             )));
         }

@@ -115,7 +115,7 @@ impl Spectrum48 {
 
 /// Splits a `.tap` into its blocks (flag byte first, checksum dropped),
 /// checking each block's length and XOR checksum.
-fn tap_blocks(tape: &[u8]) -> Result<Vec<Vec<u8>>, MachineError> {
+pub(super) fn tap_blocks(tape: &[u8]) -> Result<Vec<Vec<u8>>, MachineError> {
     let mut blocks = Vec::new();
     let mut at = 0;
     while at < tape.len() {
