@@ -303,7 +303,7 @@ impl Session {
     /// # Errors
     /// The tape is malformed, not this build, or does not start.
     pub fn boot(build: &'static Build, tape: &[u8]) -> Result<Session, EngineError> {
-        let mut zx = Spectrum48::load_tap(tape)?;
+        let mut zx = Spectrum48::load(tape)?;
         for (addr, bytes) in signature(build) {
             for (i, &want) in bytes.iter().enumerate() {
                 let at = addr + i as u16;
@@ -561,8 +561,7 @@ impl ChesSkelet {
     /// The tape cannot be read or is not this build.
     pub fn new(build: &'static Build, options: EngineOptions) -> Result<Self, EngineError> {
         let tape = match &options.tape {
-            Some(path) => std::fs::read(path)
-                .map_err(|e| MachineError::Io(format!("{}: {e}", path.display())))?,
+            Some(path) => crate::machine::read_tape(path)?,
             None => build.tape.to_vec(),
         };
         let session = Session::boot(build, &tape)?;

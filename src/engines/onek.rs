@@ -232,8 +232,7 @@ impl OneKZxChess {
     /// Chess.
     pub fn new(variant: &'static Variant, options: EngineOptions) -> Result<Self, EngineError> {
         let tape = match &options.tape {
-            Some(path) => std::fs::read(path)
-                .map_err(|e| MachineError::Io(format!("{}: {e}", path.display())))?,
+            Some(path) => crate::machine::read_tape(path)?,
             None => TAPE.to_vec(),
         };
         let zx = boot(&tape, variant, frames_mode(&options), options.seed)?;
@@ -507,7 +506,8 @@ fn boot(
     if !(f64::from(zx81::RAM_START)..f64::from(0x4400u16)).contains(&x) || x.fract() != 0.0 {
         return Err(MachineError::BadTape(format!("USR address X = {x} is not in RAM")).into());
     }
-    zx.jump(x as u16, zx.sp());
+    let sp = zx.sp();
+    zx.jump(x as u16, sp);
     match zx.run(BOOT_BUDGET) {
         Stop::WaitingForKey => Ok(zx),
         other => Err(MachineError::BadTape(format!("program did not start: {other}")).into()),
