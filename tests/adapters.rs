@@ -66,13 +66,9 @@ fn launchers_detect_uci_and_cecp() {
 
 #[test]
 fn polyglot_ini_puts_retrochess_uci_behind_cecp() {
-    let polyglot = "/usr/games/polyglot";
-    assert!(
-        std::path::Path::new(polyglot).exists(),
-        "Debian's polyglot (installed by .ci/run)"
-    );
+    let polyglot = common::peer("polyglot");
     let o = run(
-        Command::new("python3")
+        Command::new(common::python_chess())
             .arg(repo("tests/interop/polyglot_game.py"))
             .arg(polyglot)
             .arg("1k-zx-chess.ini")
@@ -93,7 +89,7 @@ fn polyglot_ini_puts_retrochess_uci_behind_cecp() {
 #[test]
 fn python_chess_script_plays_a_game() {
     let o = run(
-        Command::new("python3")
+        Command::new(common::python_chess())
             .arg(repo("adapters/python-chess/play.py"))
             .arg("chesskelet"),
         "",
@@ -228,7 +224,7 @@ fn cutechess_engines_json_entries_start_their_engines_without_arguments() {
                   print(e['name'], e['command'], e.get('workingDirectory', ''), e['protocol'], \
                   'arguments' in e, sep='\\t')";
     let o = run(
-        Command::new("python3")
+        Command::new(common::python())
             .args(["-c", fields])
             .arg(repo("adapters/cutechess/engines.json")),
         "",

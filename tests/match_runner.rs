@@ -1,5 +1,5 @@
 //! `retrochess match`: the real binary, the real engines, real external
-//! peers (Debian's fairymax and stockfish, installed by .ci/run), and small
+//! peers (Debian's fairymax and stockfish, installed by scripts/test), and small
 //! misbehaving engines.
 
 mod common;
@@ -42,18 +42,19 @@ fn random_match(args: &[&str]) -> (bool, String, String) {
 /// The `--engine` spec of tests/engines/misbehaving_uci.py in `mode`, named `mode`.
 fn misbehaving(mode: &str) -> String {
     format!(
-        "cmd=python3,arg={},arg={mode},proto=uci,name={mode}",
+        "cmd={},arg={},arg={mode},proto=uci,name={mode}",
+        common::python(),
         repo("tests/engines/misbehaving_uci.py").display()
     )
 }
 
 /// python-chess's verdict on a PGN file: one "result termination plies" line per game.
 fn python_check(pgn: &Path) -> Vec<String> {
-    let out = Command::new("python3")
+    let out = Command::new(common::python_chess())
         .arg(repo("tests/interop/check_pgn.py"))
         .arg(pgn)
         .output()
-        .expect("python3 (with python-chess: pip install chess, as .ci/run does)");
+        .expect("python runs");
     let text = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(
         out.status.success(),
@@ -318,11 +319,7 @@ fn crashing_and_stalling_engines_lose_without_killing_the_match() {
 /// Two games of a retro engine against a Debian engine through the
 /// runner's external-engine path; returns the table and python-chess's
 /// per-game lines.
-fn against_debian_engine(retro: &str, peer: &str, spec: &str, tc: &str) -> (String, Vec<String>) {
-    assert!(
-        Path::new(peer).exists(),
-        "Debian's {peer} (installed by .ci/run)"
-    );
+fn against_debian_engine(retro: &str, spec: &str, tc: &str) -> (String, Vec<String>) {
     let pgn = temp(&format!("{retro}-external.pgn"));
     let (ok, out, err) = run_match(&[
         "--engine",
@@ -345,11 +342,10 @@ fn against_debian_engine(retro: &str, peer: &str, spec: &str, tc: &str) -> (Stri
 
 #[test]
 fn one_k_zx_chess_against_fairymax_over_cecp() {
-    let fairymax = "/usr/games/fairymax";
+    let fairymax = common::peer("fairymax");
     let (out, checked) = against_debian_engine(
         "1k-zx-chess",
-        fairymax,
-        &format!("cmd={fairymax},proto=xboard"),
+        &format!("cmd={},proto=xboard", fairymax.display()),
         "5+0.05",
     );
     assert!(
@@ -365,9 +361,12 @@ fn one_k_zx_chess_against_fairymax_over_cecp() {
 
 #[test]
 fn chesskelet_against_stockfish_at_minimum_strength_over_uci() {
-    let stockfish = "/usr/games/stockfish";
-    let spec = format!("cmd={stockfish},proto=uci,option.Skill Level=0,name=Stockfish");
-    let (out, _) = against_debian_engine("chesskelet", stockfish, &spec, "2+0.05");
+    let stockfish = common::peer("stockfish");
+    let spec = format!(
+        "cmd={},proto=uci,option.Skill Level=0,name=Stockfish",
+        stockfish.display()
+    );
+    let (out, _) = against_debian_engine("chesskelet", &spec, "2+0.05");
     assert_eq!(row(&out, "Stockfish").0, 2);
 }
 
@@ -589,7 +588,7 @@ fn a_record_that_does_not_fit_is_cut_away_whole() {
                  signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n\
                  resource.setrlimit(resource.RLIMIT_FSIZE, (5000, 5000))\n\
                  os.execvp(sys.argv[1], sys.argv[1:])";
-    let out = Command::new("python3")
+    let out = Command::new(common::python())
         .args(["-c", limit, env!("CARGO_BIN_EXE_retrochess"), "match"])
         .args(["--engine", "random", "--engine", "random", "--games", "6"])
         .args(["--concurrency", "1", "--pgn", pgn.to_str().unwrap()])

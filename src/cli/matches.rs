@@ -9,8 +9,11 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use retrochess::engines::EngineOptions;
+use retrochess::rules::chess::ChessRules;
 use retrochess::runner::pgnfile::PgnFile;
-use retrochess::runner::{self, IllegalPolicy, MatchConfig, Standing, Stopped, openings};
+use retrochess::runner::{self, IllegalRule, MatchConfig, Standing, Stopped, openings};
+
+use super::CliError;
 
 /// Games at once: each may be two engine processes.
 const MAX_CONCURRENCY: usize = 256;
@@ -68,7 +71,11 @@ enum Illegal {
     Continue,
 }
 
-pub fn run(args: &MatchArgs, options: &EngineOptions) -> Result<(), String> {
+pub fn run(args: &MatchArgs, options: &EngineOptions) -> Result<(), CliError> {
+    play(args, options).map_err(CliError::Match)
+}
+
+fn play(args: &MatchArgs, options: &EngineOptions) -> Result<(), String> {
     let players = args
         .engines
         .iter()
@@ -96,6 +103,7 @@ pub fn run(args: &MatchArgs, options: &EngineOptions) -> Result<(), String> {
         return Err(format!("--concurrency must be from 1 to {MAX_CONCURRENCY}"));
     }
     let config = MatchConfig {
+        rules: ChessRules,
         players,
         games: args.games,
         rounds: args.rounds,
@@ -105,8 +113,8 @@ pub fn run(args: &MatchArgs, options: &EngineOptions) -> Result<(), String> {
         authentic_clock: args.authentic_clock,
         seed: options.seed,
         illegal: match args.illegal {
-            Illegal::Forfeit => IllegalPolicy::Forfeit,
-            Illegal::Continue => IllegalPolicy::Continue,
+            Illegal::Forfeit => IllegalRule::Forfeit,
+            Illegal::Continue => IllegalRule::Continue,
         },
         max_plies: args.max_plies,
         engine_options: EngineOptions {

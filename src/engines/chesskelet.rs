@@ -70,7 +70,11 @@ use log::info;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, File, Move, Position, Rank, Role, Square};
 
-use super::{ChessEngine, EngineError, EngineInfo, EngineOptions, InputPath, Played, Reply};
+use super::{Engine, EngineError, EngineInfo, EngineOptions, Hang, InputPath, Played};
+use crate::rules::Game;
+use crate::rules::chess::ChessRules;
+
+type Reply = super::Reply<UciMove>;
 use crate::machine::spectrum::{self, Spectrum48};
 use crate::machine::{MachineError, Stop, TextScreen};
 
@@ -299,7 +303,7 @@ impl Session {
     /// # Errors
     /// The tape is malformed, not this build, or does not start.
     pub fn boot(build: &'static Build, tape: &[u8]) -> Result<Session, EngineError> {
-        let mut zx = Spectrum48::load_tap(tape)?;
+        let mut zx = Spectrum48::load(tape)?;
         for (addr, bytes) in signature(build) {
             for (i, &want) in bytes.iter().enumerate() {
                 let at = addr + i as u16;
@@ -557,8 +561,7 @@ impl ChesSkelet {
     /// The tape cannot be read or is not this build.
     pub fn new(build: &'static Build, options: EngineOptions) -> Result<Self, EngineError> {
         let tape = match &options.tape {
-            Some(path) => std::fs::read(path)
-                .map_err(|e| MachineError::Io(format!("{}: {e}", path.display())))?,
+            Some(path) => crate::machine::read_tape(path)?,
             None => build.tape.to_vec(),
         };
         let session = Session::boot(build, &tape)?;
@@ -616,8 +619,8 @@ impl ChesSkelet {
     }
 }
 
-impl ChessEngine for ChesSkelet {
-    fn info(&self) -> &EngineInfo {
+impl Engine<ChessRules> for ChesSkelet {
+    fn info(&self) -> &'static EngineInfo {
         &self.build.info
     }
 
@@ -631,7 +634,8 @@ impl ChessEngine for ChesSkelet {
         Ok(())
     }
 
-    fn play(&mut self, root: &Chess, moves: &[Move], budget: u64) -> Result<Reply, EngineError> {
+    fn play(&mut self, game: &Game<ChessRules>, budget: u64) -> Result<Reply, EngineError> {
+        let (root, moves) = (game.root(), game.moves());
         let budget = budget.min(self.options.budget);
         let mut target = root.clone();
         let mut before = None;
@@ -814,14 +818,14 @@ impl ChessEngine for ChesSkelet {
         })
     }
 
-    fn screen(&mut self) -> TextScreen {
-        self.session.zx.screen()
+    fn screen(&mut self) -> Option<TextScreen> {
+        Some(self.session.zx.screen())
     }
 }
 
 fn hung(stop: Stop, tstates: u64, path: InputPath) -> Reply {
     Reply {
-        played: Played::Hung(stop),
+        played: Played::Hung(Hang::from_stop(stop)),
         score: None,
         nodes: 0,
         tstates,

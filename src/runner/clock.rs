@@ -88,7 +88,7 @@ impl std::fmt::Display for TimeControl {
 
 /// One side's clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Clock {
+pub struct MatchClock {
     pub tc: TimeControl,
     /// Time left; `None` without a clock.
     pub left: Option<Duration>,
@@ -96,13 +96,13 @@ pub struct Clock {
     pub moves_made: u32,
 }
 
-impl Clock {
-    pub fn new(tc: TimeControl) -> Clock {
+impl MatchClock {
+    pub fn new(tc: TimeControl) -> MatchClock {
         let left = match tc {
             TimeControl::Infinite => None,
             TimeControl::Clock { base, .. } => Some(base),
         };
-        Clock {
+        MatchClock {
             tc,
             left,
             moves_made: 0,
@@ -167,7 +167,7 @@ mod tests {
             assert!(e.contains("too long: at most 2147483 s"), "{long}: {e}");
         }
         assert!("2147483+2147483".parse::<TimeControl>().is_ok());
-        let mut c = Clock::new("2/10+1".parse().unwrap());
+        let mut c = MatchClock::new("2/10+1".parse().unwrap());
         assert_eq!(c.moves_to_go(), Some(2));
         assert!(c.charge(Duration::from_secs(4)));
         assert_eq!(c.left, Some(Duration::from_secs(7)));
@@ -179,7 +179,7 @@ mod tests {
         );
         assert!(!c.charge(Duration::from_secs(15)));
         assert_eq!(c.left, Some(Duration::ZERO));
-        let mut inf = Clock::new(TimeControl::Infinite);
+        let mut inf = MatchClock::new(TimeControl::Infinite);
         assert!(inf.charge(Duration::from_secs(1_000_000)));
     }
 }

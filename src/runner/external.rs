@@ -18,8 +18,10 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
-use super::clock::{Clock, TimeControl};
+use super::clock::{MatchClock, TimeControl};
 use super::player::{Player, Turn};
+use crate::rules::Game;
+use crate::rules::chess::ChessRules;
 
 /// The protocol an external engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -210,7 +212,7 @@ impl External {
         Ok(())
     }
 
-    fn outcome_of_wait(&self, w: Wait, clock: &Clock) -> Turn {
+    fn outcome_of_wait(&self, w: Wait, clock: &MatchClock) -> Turn<UciMove> {
         match w {
             Wait::Closed => Turn::Disconnected(format!("{} disconnects", self.name)),
             Wait::Fault(why) => Turn::ProtocolFault(why),
@@ -229,10 +231,10 @@ impl External {
         &mut self,
         root: &Chess,
         moves: &[Move],
-        clock: &Clock,
-        other: &Clock,
+        clock: &MatchClock,
+        other: &MatchClock,
         white: bool,
-    ) -> Turn {
+    ) -> Turn<UciMove> {
         if !self.in_game {
             self.in_game = true;
             self.send("ucinewgame");
@@ -296,7 +298,7 @@ impl External {
             }
             Ok(best) => match best.parse::<UciMove>() {
                 Ok(uci) => Turn::Move {
-                    uci,
+                    wire: uci,
                     authentic: None,
                     comment: None,
                 },
@@ -306,7 +308,13 @@ impl External {
         }
     }
 
-    fn go_xboard(&mut self, root: &Chess, moves: &[Move], clock: &Clock, other: &Clock) -> Turn {
+    fn go_xboard(
+        &mut self,
+        root: &Chess,
+        moves: &[Move],
+        clock: &MatchClock,
+        other: &MatchClock,
+    ) -> Turn<UciMove> {
         if !self.in_game {
             self.in_game = true;
             self.sent = 0;
@@ -384,7 +392,7 @@ impl External {
                 self.sent += 1;
                 match mv.parse::<UciMove>() {
                     Ok(uci) => Turn::Move {
-                        uci,
+                        wire: uci,
                         authentic: None,
                         comment: None,
                     },
@@ -400,7 +408,7 @@ impl External {
                             .and_then(|s| s.to_move(&pos).ok())
                         {
                             Some(m) => Turn::Move {
-                                uci: m.to_uci(CastlingMode::Standard),
+                                wire: m.to_uci(CastlingMode::Standard),
                                 authentic: None,
                                 comment: None,
                             },
@@ -418,13 +426,15 @@ impl External {
     }
 }
 
-impl Player for External {
-    fn go(&mut self, root: &Chess, moves: &[Move], clock: &Clock, other: &Clock) -> Turn {
-        let mut pos = root.clone();
-        for &m in moves {
-            pos.play_unchecked(m);
-        }
-        let white = pos.turn().is_white();
+impl Player<ChessRules> for External {
+    fn go(
+        &mut self,
+        game: &Game<ChessRules>,
+        clock: &MatchClock,
+        other: &MatchClock,
+    ) -> Turn<UciMove> {
+        let (root, moves) = (game.root(), game.moves());
+        let white = game.turn().is_white();
         match self.proto {
             Proto::Uci => self.go_uci(root, moves, clock, other, white),
             Proto::Xboard => self.go_xboard(root, moves, clock, other),

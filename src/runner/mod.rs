@@ -17,25 +17,68 @@ pub mod openings;
 pub mod pgn;
 pub mod pgnfile;
 pub mod player;
+pub mod record;
+mod referee;
 pub mod stats;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use shakmaty::uci::UciMove;
-use shakmaty::{Color, Position};
-
-use crate::arbiter::{Game, Illegal, Verdict, judge};
-use crate::engines::EngineOptions;
+use crate::engines::{Catalogue, EngineOptions};
 use crate::machine::SplitMix64;
-use clock::{Clock, TimeControl};
+use crate::rules::chess::ChessRules;
+use crate::rules::{Color, GameResult, Termination};
+use clock::TimeControl;
+use external::{External, Proto};
 use openings::Opening;
-use pgn::GameRecord;
 use pgnfile::PgnFile;
-use player::{PlayerSpec, Turn};
+use player::{Player, PlayerSpec};
+use record::GameRecord;
 use stats::Wdl;
+
+/// What the runner needs of a game beyond its rules and engines: its record
+/// format and its external engines.
+pub trait MatchGame: Catalogue {
+    /// One game in the game's record format (PGN for chess), ending with a
+    /// blank line.
+    fn record_text(&self, record: &GameRecord<Self>) -> String;
+
+    /// Starts an external engine speaking `proto`.
+    ///
+    /// # Errors
+    /// A protocol of another game, or the engine cannot start.
+    fn start_external(
+        &self,
+        name: &str,
+        cmd: &str,
+        args: &[String],
+        proto: Proto,
+        options: &[(String, String)],
+        startup: Duration,
+    ) -> Result<Box<dyn Player<Self>>, String>;
+}
+
+impl MatchGame for ChessRules {
+    fn record_text(&self, record: &GameRecord<Self>) -> String {
+        record.to_pgn()
+    }
+
+    fn start_external(
+        &self,
+        name: &str,
+        cmd: &str,
+        args: &[String],
+        proto: Proto,
+        options: &[(String, String)],
+        startup: Duration,
+    ) -> Result<Box<dyn Player<Self>>, String> {
+        Ok(Box::new(External::start(
+            name, cmd, args, proto, options, startup,
+        )?))
+    }
+}
 
 /// External engines' time control when none is given.
 pub const DEFAULT_EXTERNAL_TC: TimeControl = TimeControl::Clock {
@@ -44,9 +87,10 @@ pub const DEFAULT_EXTERNAL_TC: TimeControl = TimeControl::Clock {
     increment: Duration::from_millis(100),
 };
 
-/// What to do when an engine plays an illegal move.
+/// What the runner does when an engine plays an illegal move (the front
+/// ends' choice for their own engine is [`crate::protocol::session::IllegalPolicy`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum IllegalPolicy {
+pub enum IllegalRule {
     /// The offender loses the game (as cutechess and fastchess do).
     #[default]
     Forfeit,
@@ -56,16 +100,18 @@ pub enum IllegalPolicy {
     Continue,
 }
 
-/// A match or tournament.
+/// A match or tournament of the game `R`.
 #[derive(Clone, Debug)]
-pub struct MatchConfig {
+pub struct MatchConfig<R: MatchGame> {
+    /// The rules that judge every move.
+    pub rules: R,
     pub players: Vec<PlayerSpec>,
     /// Games per pairing (each opening is played with colours reversed).
     pub games: usize,
     /// Rounds of the whole schedule.
     pub rounds: usize,
     pub concurrency: usize,
-    pub openings: Vec<Opening>,
+    pub openings: Vec<Opening<R>>,
     /// Wall-clock time control of external engines (`None`: 10+0.1).
     pub tc: Option<TimeControl>,
     /// Also hold retro engines to `tc`, on their machine's authentic time.
@@ -73,7 +119,7 @@ pub struct MatchConfig {
     /// (`engine_options.budget`), past which it counts as hung.
     pub authentic_clock: bool,
     pub seed: u64,
-    pub illegal: IllegalPolicy,
+    pub illegal: IllegalRule,
     pub max_plies: usize,
     pub engine_options: EngineOptions,
     /// How long an external engine may take to start.
@@ -95,11 +141,11 @@ struct Pairing {
 pub struct Standing {
     pub name: String,
     pub wdl: Wdl,
-    pub illegal: BTreeMap<String, u32>,
+    pub illegal: BTreeMap<&'static str, u32>,
     /// Authentic thinking times of its moves: how many took each whole
     /// number of milliseconds (bounded however long the match).
     pub authentic: BTreeMap<u64, u64>,
-    pub losses_by: BTreeMap<String, u32>,
+    pub losses_by: BTreeMap<Termination, u32>,
 }
 
 /// The result of a match.
@@ -179,7 +225,7 @@ impl Schedule {
     }
 }
 
-fn seed_for(match_seed: u64, game: usize, side: u64) -> u64 {
+pub(crate) fn seed_for(match_seed: u64, game: usize, side: u64) -> u64 {
     let mut r =
         SplitMix64::new(match_seed ^ (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ side);
     r.next_u64() >> 1
@@ -196,7 +242,7 @@ pub enum Stopped {
 }
 
 /// One finished game, as a worker hands it over.
-type Finished = (Pairing, GameRecord, [Vec<Duration>; 2]);
+type Finished<R> = (Pairing, GameRecord<R>, [Vec<Duration>; 2]);
 
 /// How often the collector looks at the stop flag while no game ends.
 const STOP_POLL: Duration = Duration::from_millis(50);
@@ -208,8 +254,8 @@ const STOP_POLL: Duration = Duration::from_millis(50);
 ///
 /// # Errors
 /// No players, no openings, too many games, or no worker thread.
-pub fn run(
-    config: &MatchConfig,
+pub fn run<R: MatchGame>(
+    config: &MatchConfig<R>,
     mut pgn: Option<&mut PgnFile>,
     stop: &Arc<AtomicBool>,
     mut progress: impl FnMut(usize, usize, &[Standing]),
@@ -252,7 +298,7 @@ pub fn run(
         tally(&mut standings, &p, &record, times);
         games += 1;
         if let Some(out) = pgn.as_deref_mut()
-            && let Err(e) = out.add(p.number - 1, record.to_pgn())
+            && let Err(e) = out.add(p.number - 1, config.rules.record_text(&record))
         {
             stopped = Some(Stopped::Unwritable(e));
             break;
@@ -282,14 +328,14 @@ pub fn run(
 ///
 /// # Errors
 /// Not one worker thread could be started.
-fn start_workers(
-    config: &MatchConfig,
+fn start_workers<R: MatchGame>(
+    config: &MatchConfig<R>,
     schedule: Schedule,
     stop: &Arc<AtomicBool>,
-) -> Result<mpsc::Receiver<Finished>, String> {
+) -> Result<mpsc::Receiver<Finished<R>>, String> {
     let workers = config.concurrency.clamp(1, schedule.total.max(1));
     // Bounded: workers wait for the writer rather than pile up records.
-    let (tx, rx) = mpsc::sync_channel::<Finished>(workers);
+    let (tx, rx) = mpsc::sync_channel::<Finished<R>>(workers);
     let config = Arc::new(config.clone());
     let next = Arc::new(AtomicUsize::new(0));
     for started in 0..workers {
@@ -298,7 +344,7 @@ fn start_workers(
             while !stop.load(Ordering::SeqCst)
                 && let Some(p) = schedule.pairing(next.fetch_add(1, Ordering::SeqCst))
             {
-                let Some((record, times)) = play_game(&config, &p, &stop) else {
+                let Some((record, times)) = referee::play_game(&config, &p, &stop) else {
                     break;
                 };
                 if tx.send((p, record, times)).is_err() {
@@ -334,11 +380,16 @@ pub fn player_names(players: &[PlayerSpec]) -> Vec<String> {
     names
 }
 
-fn tally(standings: &mut [Standing], p: &Pairing, record: &GameRecord, times: [Vec<Duration>; 2]) {
+fn tally<R: MatchGame>(
+    standings: &mut [Standing],
+    p: &Pairing,
+    record: &GameRecord<R>,
+    times: [Vec<Duration>; 2],
+) {
     let (w, b) = (p.white, p.black);
-    let decisive = match record.result.as_str() {
-        "1-0" => Some((w, b)),
-        "0-1" => Some((b, w)),
+    let decisive = match record.result {
+        Some(GameResult::Win(Color::White)) => Some((w, b)),
+        Some(GameResult::Win(Color::Black)) => Some((b, w)),
         _ => None,
     };
     match decisive {
@@ -347,7 +398,7 @@ fn tally(standings: &mut [Standing], p: &Pairing, record: &GameRecord, times: [V
             standings[loser].wdl.losses += 1;
             *standings[loser]
                 .losses_by
-                .entry(record.termination.to_string())
+                .entry(record.termination)
                 .or_default() += 1;
         }
         None => {
@@ -357,249 +408,13 @@ fn tally(standings: &mut [Standing], p: &Pairing, record: &GameRecord, times: [V
     }
     for (side, _, kind) in &record.illegal {
         let who = if *side == Color::White { w } else { b };
-        *standings[who].illegal.entry(kind.clone()).or_default() += 1;
+        *standings[who].illegal.entry(kind).or_default() += 1;
     }
     for (who, times) in [w, b].into_iter().zip(times) {
         for t in times {
             let ms = u64::try_from(t.as_millis()).unwrap_or(u64::MAX);
             *standings[who].authentic.entry(ms).or_default() += 1;
         }
-    }
-}
-
-/// The kind of an illegal move, for the standings.
-pub fn illegal_kind(why: &Illegal) -> &'static str {
-    match why {
-        Illegal::NullMove => "null move",
-        Illegal::NoPiece { .. } => "no piece",
-        Illegal::NotYourPiece { .. } => "not its piece",
-        Illegal::NotAPieceMove { .. } => "impossible piece move",
-        Illegal::PromotionMissing | Illegal::BadPromotion { .. } => "bad promotion",
-        Illegal::IntoCheck { .. } => "into check",
-        Illegal::LeavesKingInCheck { .. } => "leaves king in check",
-        Illegal::ExposesKing { .. } => "exposes king",
-        Illegal::BadCastling { .. } => "bad castling",
-    }
-}
-
-/// Plays one game; returns its record and each side's authentic thinking
-/// times, or `None` if `stop` was raised before it ended.
-fn play_game(
-    config: &MatchConfig,
-    p: &Pairing,
-    stop: &AtomicBool,
-) -> Option<(GameRecord, [Vec<Duration>; 2])> {
-    let opening = &config.openings[p.opening];
-    let specs = [&config.players[p.white], &config.players[p.black]];
-    let seeds = [
-        seed_for(config.seed, p.number, 1),
-        seed_for(config.seed, p.number, 2),
-    ];
-    let tcs: Vec<TimeControl> = specs
-        .iter()
-        .map(|s| match config.tc {
-            _ if s.is_retro() && !config.authentic_clock => TimeControl::Infinite,
-            Some(tc) => tc,
-            None if s.is_retro() => TimeControl::Infinite,
-            None => DEFAULT_EXTERNAL_TC,
-        })
-        .collect();
-    let mut clocks = [Clock::new(tcs[0]), Clock::new(tcs[1])];
-    let names = player_names(&config.players);
-    let mut record = GameRecord {
-        number: p.number,
-        round: p.round,
-        white: names[p.white].clone(),
-        black: names[p.black].clone(),
-        white_seed: seeds[0],
-        black_seed: seeds[1],
-        opening: opening.name.clone(),
-        root: opening.root.clone(),
-        root_fen: opening.root_fen(),
-        moves: Vec::new(),
-        result: "*".into(),
-        termination: "unterminated",
-        reason: String::new(),
-        illegal: Vec::new(),
-        time_control: tcs
-            .iter()
-            .find(|tc| **tc != TimeControl::Infinite)
-            .map_or("-".to_string(), |tc| tc.to_string()),
-        retro_budget: specs
-            .iter()
-            .any(|s| s.is_retro())
-            .then_some(config.engine_options.budget),
-    };
-    let mut times: [Vec<Duration>; 2] = [Vec::new(), Vec::new()];
-    let mut game = Game::new(opening.root.clone());
-    for &m in &opening.moves {
-        game.push(m);
-        record.moves.push((m, None));
-    }
-    let names = [record.white.clone(), record.black.clone()];
-    let mut players = Vec::new();
-    for (i, spec) in specs.iter().enumerate() {
-        match spec.start(seeds[i], &config.engine_options, config.startup) {
-            Ok(pl) => players.push(pl),
-            Err(e) => {
-                let loser = if i == 0 { Color::White } else { Color::Black };
-                end(
-                    &mut record,
-                    loser,
-                    "abandoned",
-                    format!("{} could not start: {e}", names[i]),
-                );
-                return Some((record, times));
-            }
-        }
-    }
-    let mut strikes = 0;
-    loop {
-        if stop.load(Ordering::SeqCst) {
-            return None;
-        }
-        if let Some(ending) = game.ending() {
-            record.result = ending.result();
-            record.termination = "normal";
-            record.reason = ending_words(&ending.reason, game.position().turn());
-            break;
-        }
-        if game.moves().len() >= config.max_plies {
-            record.result = "1/2-1/2".into();
-            record.termination = "adjudication";
-            record.reason = format!("draw: maximum of {} plies", config.max_plies);
-            break;
-        }
-        let side = game.position().turn();
-        let i = if side.is_white() { 0 } else { 1 };
-        let (mine, theirs) = if i == 0 {
-            (clocks[0], clocks[1])
-        } else {
-            (clocks[1], clocks[0])
-        };
-        let started = Instant::now();
-        let turn = players[i].go(game.root(), game.moves(), &mine, &theirs);
-        let wall = started.elapsed();
-        let used = match &turn {
-            Turn::Move {
-                authentic: Some(a), ..
-            } => {
-                times[i].push(*a);
-                *a
-            }
-            _ if specs[i].is_retro() => Duration::ZERO,
-            _ => wall,
-        };
-        let uci = match turn {
-            Turn::Move { uci, .. } => uci,
-            Turn::Resign(why) => {
-                end(
-                    &mut record,
-                    side,
-                    "normal",
-                    format!("{} resigns: {why}", names[i]),
-                );
-                break;
-            }
-            Turn::DeadEnd(why) => {
-                end(
-                    &mut record,
-                    side,
-                    "abandoned",
-                    format!("{why} (a dead end of the program)"),
-                );
-                break;
-            }
-            Turn::Hung(why) => {
-                let termination = if why.contains("budget") {
-                    "time forfeit"
-                } else {
-                    "abandoned"
-                };
-                end(&mut record, side, termination, why);
-                break;
-            }
-            Turn::Disconnected(why) => {
-                end(&mut record, side, "abandoned", why);
-                break;
-            }
-            Turn::ProtocolFault(why) => {
-                end(&mut record, side, "rules infraction", why);
-                break;
-            }
-            Turn::Stalled(why) => {
-                end(&mut record, side, "time forfeit", why);
-                break;
-            }
-        };
-        if !clocks[i].charge(used) {
-            end(
-                &mut record,
-                side,
-                "time forfeit",
-                format!("{} loses on time", names[i]),
-            );
-            break;
-        }
-        match judge(game.position(), &uci) {
-            Verdict::Legal(m) => {
-                strikes = 0;
-                game.push(m);
-                record.moves.push((m, None));
-            }
-            Verdict::Illegal(u, why) => {
-                record
-                    .illegal
-                    .push((side, u.to_string(), illegal_kind(&why).to_string()));
-                let text = format!("{} plays the illegal move {}: {why}", names[i], show(&u));
-                strikes += 1;
-                if config.illegal == IllegalPolicy::Forfeit || strikes >= 3 {
-                    end(&mut record, side, "rules infraction", text);
-                    break;
-                }
-                // Continue: flag it on the previous move (or the reason, if none).
-                match record.moves.last_mut() {
-                    Some((_, c)) => {
-                        let c = c.get_or_insert_with(String::new);
-                        if !c.is_empty() {
-                            c.push_str("; ");
-                        }
-                        c.push_str(&format!("{text}; not played, asked again"));
-                    }
-                    None => record
-                        .reason
-                        .push_str(&format!("{text}; not played, asked again. ")),
-                }
-            }
-        }
-    }
-    for pl in players.iter_mut() {
-        pl.finish();
-    }
-    Some((record, times))
-}
-
-fn show(u: &UciMove) -> String {
-    u.to_string()
-}
-
-fn end(record: &mut GameRecord, loser: Color, termination: &'static str, reason: String) {
-    record.result = if loser.is_white() { "0-1" } else { "1-0" }.to_string();
-    record.termination = termination;
-    record.reason = if record.reason.is_empty() {
-        reason
-    } else {
-        format!("{}{reason}", record.reason)
-    };
-}
-
-fn ending_words(reason: &str, to_move: Color) -> String {
-    match reason {
-        "checkmate" => format!(
-            "{} mates",
-            if to_move.is_white() { "Black" } else { "White" }
-        ),
-        other => format!("draw by {other}"),
     }
 }
 
