@@ -1,6 +1,8 @@
 //! `retrochess match`: the built-in match runner's command line. With no
 //! arguments: 1K ZX Chess against ChesSkelet, 20 games (10 openings, each
-//! with colours reversed).
+//! with colours reversed). The game is the engines' (all must play the same
+//! one); `--game draughts` with no engines is a round robin of the built-in
+//! draughts engines and `random`.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -8,10 +10,16 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
-use retrochess::engines::EngineOptions;
+use retrochess::engines::{self, EngineOptions, GameKind};
+use retrochess::rules::Rules;
 use retrochess::rules::chess::ChessRules;
+use retrochess::rules::draughts::{Draughts, Variant};
+use retrochess::runner::openings::Opening;
 use retrochess::runner::pgnfile::PgnFile;
-use retrochess::runner::{self, IllegalRule, MatchConfig, Standing, Stopped, openings};
+use retrochess::runner::player::PlayerSpec;
+use retrochess::runner::{
+    self, IllegalRule, MatchConfig, MatchGame, Standing, Stopped, openings, pdn,
+};
 
 use super::CliError;
 
@@ -22,8 +30,17 @@ const MAX_CONCURRENCY: usize = 256;
 pub struct MatchArgs {
     /// A player: a built-in engine id, `random`, or an external engine
     /// `cmd=PATH,proto=uci|xboard[,name=N][,arg=A][,option.NAME=VALUE]`. Repeat for each player.
-    #[arg(long = "engine", short = 'e', value_name = "SPEC", default_values = ["1k-zx-chess", "chesskelet"])]
+    /// Default: 1K ZX Chess and ChesSkelet; with --game draughts, every
+    /// built-in draughts engine and random.
+    #[arg(long = "engine", short = 'e', value_name = "SPEC")]
     engines: Vec<String>,
+    /// The game: chess or draughts (default: the engines' game).
+    #[arg(long, value_enum)]
+    game: Option<Game>,
+    /// The draughts rules that judge every move: english (English checkers)
+    /// or zx81-1k (Draughts 1K's house rules).
+    #[arg(long, default_value = "english")]
+    rules: String,
     /// Games per pairing (each opening twice, colours reversed).
     #[arg(long, default_value_t = 20)]
     games: usize,
@@ -65,6 +82,12 @@ pub struct MatchArgs {
     startup: f64,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Game {
+    Chess,
+    Draughts,
+}
+
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum Illegal {
     Forfeit,
@@ -76,19 +99,111 @@ pub fn run(args: &MatchArgs, options: &EngineOptions) -> Result<(), CliError> {
 }
 
 fn play(args: &MatchArgs, options: &EngineOptions) -> Result<(), String> {
-    let players = args
-        .engines
+    let (game, players) = players(args)?;
+    match game {
+        GameKind::Chess => {
+            let openings = match &args.openings {
+                Some(path) => {
+                    openings::parse(&read(path)?).map_err(|e| format!("{}: {e}", path.display()))?
+                }
+                None => openings::built_in(),
+            };
+            play_match(args, options, ChessRules, players, openings)
+        }
+        GameKind::Draughts => {
+            let variant: Variant = args.rules.parse().map_err(|e| format!("--rules: {e}"))?;
+            let rules = Draughts::new(variant);
+            let openings = match &args.openings {
+                Some(path) => draughts_openings(&rules, &read(path)?)
+                    .map_err(|e| format!("{}: {e}", path.display()))?,
+                None => pdn::two_move_ballots(&rules),
+            };
+            play_match(args, options, rules, players, openings)
+        }
+    }
+}
+
+/// The players and the game they play.
+fn players(args: &MatchArgs) -> Result<(GameKind, Vec<PlayerSpec>), String> {
+    let wanted = args.game.map(|g| match g {
+        Game::Chess => GameKind::Chess,
+        Game::Draughts => GameKind::Draughts,
+    });
+    let specs: Vec<String> = if !args.engines.is_empty() {
+        args.engines.clone()
+    } else if wanted == Some(GameKind::Draughts) {
+        engines::catalogue()
+            .iter()
+            .filter(|e| e.game == GameKind::Draughts)
+            .map(|e| e.info.id.to_string())
+            .chain(["random".to_string()])
+            .collect()
+    } else {
+        vec!["1k-zx-chess".to_string(), "chesskelet".to_string()]
+    };
+    let players = specs
         .iter()
         .map(|s| s.parse())
-        .collect::<Result<Vec<_>, String>>()?;
-    let openings = match &args.openings {
-        Some(path) => {
-            let text =
-                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            openings::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?
+        .collect::<Result<Vec<PlayerSpec>, String>>()?;
+    let mut game = wanted;
+    for (spec, player) in specs.iter().zip(&players) {
+        let Some(kind) = player.game() else { continue };
+        match game {
+            Some(g) if g != kind => {
+                return Err(format!(
+                    "{spec} plays {}, the match is {}",
+                    name(kind),
+                    name(g)
+                ));
+            }
+            _ => game = Some(kind),
         }
-        None => openings::built_in(),
-    };
+    }
+    Ok((game.unwrap_or(GameKind::Chess), players))
+}
+
+fn name(game: GameKind) -> &'static str {
+    match game {
+        GameKind::Chess => "chess",
+        GameKind::Draughts => "draughts",
+    }
+}
+
+fn read(path: &std::path::Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Draughts openings: one PDN FEN a line (`B:W21-32:B1-12`); blank lines
+/// and lines starting with `%` or `#` are skipped.
+fn draughts_openings(rules: &Draughts, text: &str) -> Result<Vec<Opening<Draughts>>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim().trim_start_matches('\u{feff}');
+        if line.is_empty() || line.starts_with('%') || line.starts_with('#') {
+            continue;
+        }
+        let root = rules
+            .parse_position(line)
+            .map_err(|e| format!("line {}: {e}", i + 1))?;
+        out.push(Opening {
+            name: line.to_string(),
+            root,
+            moves: Vec::new(),
+        });
+    }
+    if out.is_empty() {
+        return Err("no positions".to_string());
+    }
+    Ok(out)
+}
+
+fn play_match<R: MatchGame>(
+    args: &MatchArgs,
+    options: &EngineOptions,
+    rules: R,
+    players: Vec<PlayerSpec>,
+    openings: Vec<Opening<R>>,
+) -> Result<(), String> {
     let tc = args.tc.as_deref().map(str::parse).transpose()?;
     if args.games == 0 || args.rounds == 0 {
         return Err("--games and --rounds must be at least 1".to_string());
@@ -103,7 +218,7 @@ fn play(args: &MatchArgs, options: &EngineOptions) -> Result<(), String> {
         return Err(format!("--concurrency must be from 1 to {MAX_CONCURRENCY}"));
     }
     let config = MatchConfig {
-        rules: ChessRules,
+        rules,
         players,
         games: args.games,
         rounds: args.rounds,

@@ -24,6 +24,7 @@ use std::time::Duration;
 
 use crate::machine::{MachineError, Stop, TextScreen};
 use crate::rules::chess::ChessRules;
+use crate::rules::draughts::Draughts;
 use crate::rules::{Game, HangKind, Rules};
 
 pub use options::{OptionKind, OptionSpec};
@@ -100,6 +101,8 @@ pub enum InputPath {
     /// The position was written into the program's memory; the reason says
     /// why typing was not possible.
     Injected(String),
+    /// A native engine: the position is its input.
+    Native,
 }
 
 impl fmt::Display for InputPath {
@@ -108,6 +111,7 @@ impl fmt::Display for InputPath {
             InputPath::Tape => write!(f, "move stored on the tape"),
             InputPath::Typed(keys) => write!(f, "typed {keys}"),
             InputPath::Injected(why) => write!(f, "position injected ({why})"),
+            InputPath::Native => write!(f, "position given to the native engine"),
         }
     }
 }
@@ -292,6 +296,11 @@ pub fn catalogue() -> Vec<Entry> {
         game: GameKind::Chess,
         options: Vec::new,
     }));
+    all.push(Entry {
+        info: &samuel_f8::engine::INFO,
+        game: GameKind::Draughts,
+        options: samuel_f8::engine::declared_options,
+    });
     all
 }
 
@@ -308,6 +317,15 @@ pub fn entry(id: &str) -> Option<Entry> {
 /// The info of the engine called `id`, without loading it.
 pub fn info(id: &str) -> Option<&'static EngineInfo> {
     entry(id).map(|e| e.info)
+}
+
+impl Catalogue for Draughts {
+    fn create(id: &str, options: &EngineOptions) -> Result<Box<dyn Engine<Self>>, EngineError> {
+        match id {
+            "samuel-f8" => Ok(Box::new(samuel_f8::engine::SamuelEngine::new(options)?)),
+            _ => Err(EngineError::Unknown(id.to_string())),
+        }
+    }
 }
 
 impl Catalogue for ChessRules {

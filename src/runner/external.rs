@@ -30,6 +30,15 @@ pub enum Proto {
     Xboard,
 }
 
+impl Proto {
+    /// The game the protocol is for.
+    pub fn game(self) -> crate::engines::GameKind {
+        match self {
+            Proto::Uci | Proto::Xboard => crate::engines::GameKind::Chess,
+        }
+    }
+}
+
 /// Extra time past an engine's clock before it is called stalled.
 const GRACE: Duration = Duration::from_millis(1500);
 /// Without a clock, how long an external engine is asked to think.

@@ -14,6 +14,7 @@
 pub mod clock;
 pub mod external;
 pub mod openings;
+pub mod pdn;
 pub mod pgn;
 pub mod pgnfile;
 pub mod player;

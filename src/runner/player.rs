@@ -103,6 +103,15 @@ impl PlayerSpec {
         }
     }
 
+    /// The game it plays; `None` for the random mover, which plays any.
+    pub fn game(&self) -> Option<engines::GameKind> {
+        match self {
+            PlayerSpec::Retro(id) => engines::entry(id).map(|e| e.game),
+            PlayerSpec::Random => None,
+            PlayerSpec::External { proto, .. } => Some(proto.game()),
+        }
+    }
+
     /// Whether its clock runs on the emulated machine's authentic time.
     pub fn is_retro(&self) -> bool {
         matches!(self, PlayerSpec::Retro(_))

@@ -60,6 +60,8 @@ use std::time::{Duration, Instant};
 
 use crate::machine::SplitMix64;
 
+pub mod engine;
+
 pub use book::STORED_FIRST_MOVES;
 pub use movegen::SamuelMove;
 pub use position::{Position, Side};
