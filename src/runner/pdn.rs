@@ -43,11 +43,11 @@ impl MatchGame for Draughts {
                 .map(|b| ("RetroBudget".to_string(), format!("{b} T-states per move"))),
         )
         .collect();
-        let mut game = Game::new(self.clone(), record.root.clone());
+        let mut game = Game::new(*self, record.root);
         let mut moves = Vec::with_capacity(record.moves.len());
         for (m, comment) in &record.moves {
             moves.push((self.wire(game.position(), m), comment.clone()));
-            game.push(m.clone());
+            game.push(*m);
         }
         // The reason the game ended goes with the last move (or stands alone
         // in the Termination tag when there is none).
@@ -94,7 +94,7 @@ pub fn two_move_ballots(rules: &Draughts) -> Vec<Opening<Draughts>> {
     let root = rules.initial();
     let mut out = Vec::new();
     for first in rules.legal_moves(&root) {
-        let mut after = root.clone();
+        let mut after = root;
         rules.play(&mut after, &first);
         for reply in rules.legal_moves(&after) {
             let name = format!(
@@ -104,8 +104,8 @@ pub fn two_move_ballots(rules: &Draughts) -> Vec<Opening<Draughts>> {
             );
             out.push(Opening {
                 name,
-                root: root.clone(),
-                moves: vec![first.clone(), reply],
+                root,
+                moves: vec![first, reply],
             });
         }
     }
