@@ -86,9 +86,9 @@ fn row(table: &str, name: &str) -> (u32, u32, u32, u32) {
     (nums[0], nums[1], nums[2], nums[3])
 }
 
-/// Runs `tests/interop/NAME` with `args` and `stdin`; fails saying how to
-/// get pydraughts if it is missing.
-fn pydraughts(name: &str, args: &[&str], stdin: &str) -> String {
+/// Runs `tests/interop/NAME` with `args` and `stdin`: its exit status,
+/// stdout and stderr.
+fn script(name: &str, args: &[&str], stdin: &str) -> (bool, String, String) {
     let python = common::python();
     let mut child = Command::new(&python)
         .arg(repo(&format!("tests/interop/{name}")))
@@ -109,13 +109,18 @@ fn pydraughts(name: &str, args: &[&str], stdin: &str) -> String {
         stdout,
         stderr,
     } = child.wait_with_output().expect("python output");
-    let stdout = String::from_utf8_lossy(&stdout).into_owned();
-    // The scripts name the missing peer and how to install it.
-    assert!(
+    (
         status.success(),
-        "{name} failed ({status}):\n{stdout}\n{}",
-        String::from_utf8_lossy(&stderr)
-    );
+        String::from_utf8_lossy(&stdout).into_owned(),
+        String::from_utf8_lossy(&stderr).into_owned(),
+    )
+}
+
+/// [`script`], which must succeed; fails saying how to get pydraughts if
+/// it is missing (the scripts name the missing peer and how to install it).
+fn pydraughts(name: &str, args: &[&str], stdin: &str) -> String {
+    let (ok, stdout, stderr) = script(name, args, stdin);
+    assert!(ok, "{name} failed:\n{stdout}\n{stderr}");
     stdout
 }
 
@@ -308,4 +313,112 @@ fn the_binary_detects_hub_and_survives_bad_lines() {
     assert!(done.starts_with("done move="), "{done}");
     e.send("quit");
     assert!(e.wait(Duration::from_secs(5)).success());
+}
+
+/// Positions the pydraughts games also start from: Black to move, then
+/// White to move.
+const FENS: [&str; 2] = [
+    "B:W18,22,24,25,K30:B5,9,10,14,K27",
+    "W:W17,K26,28,29:B6,K11,12,19",
+];
+
+/// `hub_games.py` against `command`: its game lines and summary.
+fn hub_games(seed: &str, command: &[&str]) -> (bool, String, String) {
+    let fens = FENS.join("|");
+    let mut args = vec![seed, fens.as_str()];
+    args.extend_from_slice(command);
+    script("hub_games.py", &args, "")
+}
+
+/// The number after `key=` in `line`.
+fn count(line: &str, key: &str) -> usize {
+    line.split_whitespace()
+        .find_map(|w| w.strip_prefix(&format!("{key}=")))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no {key}= in {line}"))
+}
+
+#[test]
+fn pydraughts_plays_complete_games_against_retrochess_hub() {
+    for id in ENGINES {
+        let command = [env!("CARGO_BIN_EXE_retrochess"), "hub", "--engine", id];
+        let (ok, out, err) = hub_games("11", &command);
+        assert!(ok, "{id}: pydraughts's check failed:\n{out}\n{err}");
+        eprintln!("{id}:\n{out}");
+        let games: Vec<&str> = out.lines().filter(|l| l.starts_with("game ")).collect();
+        assert_eq!(games.len(), 2 * (1 + FENS.len()), "{out}");
+        for colour in ["engine=black", "engine=white"] {
+            assert_eq!(
+                games.iter().filter(|g| g.contains(colour)).count(),
+                1 + FENS.len(),
+                "{colour}: {out}"
+            );
+        }
+        for fen in FENS {
+            assert!(out.contains(&format!("start={fen} ")), "{fen}: {out}");
+        }
+        // Every game went on until pydraughts saw it end (or the engine's
+        // move was flagged): the engine answered every time it was asked.
+        for game in &games {
+            assert!(
+                game.contains(" end=over ") || game.contains(" end=flagged: "),
+                "{game}"
+            );
+            assert!(count(game, "engine_moves") > 0 || count(game, "flagged") > 0);
+        }
+        let summary = out.lines().last().unwrap();
+        assert!(count(summary, "engine_moves") >= games.len(), "{summary}");
+    }
+}
+
+#[test]
+fn pydraughts_side_check_accepts_flagged_and_catches_unflagged_illegal_moves() {
+    let python = common::python();
+    let engine = repo("tests/engines/misbehaving_hub.py");
+    let engine = engine.to_str().unwrap();
+    let (ok, out, err) = hub_games("1", &[&python, engine, "illegal"]);
+    assert!(ok, "{out}\n{err}");
+    assert!(
+        out.ends_with("flagged=6\n"),
+        "every game ends on the flagged move: {out}"
+    );
+    let (ok, out, err) = hub_games("1", &[&python, engine, "unflagged"]);
+    assert!(!ok, "an unflagged illegal move must fail the check: {out}");
+    assert!(err.contains("no problem flagged"), "{err}");
+}
+
+#[test]
+fn pydraughts_replays_the_runners_pdn_of_games_from_fen_positions() {
+    let openings = temp("openings.txt");
+    std::fs::write(
+        &openings,
+        format!("# Black, then White to move\n{}\n", FENS.join("\n")),
+    )
+    .unwrap();
+    for id in ENGINES {
+        let pdn = temp(&format!("fen-{id}.pdn"));
+        let hub = over_hub(id);
+        let (ok, out, err) = run_match(&[
+            "--engine",
+            &hub,
+            "--engine",
+            "random",
+            "--openings",
+            openings.to_str().unwrap(),
+            "--games",
+            "4",
+            "--pgn",
+            pdn.to_str().unwrap(),
+        ]);
+        assert!(ok, "{id}: {err}\n{out}");
+        let text = std::fs::read_to_string(&pdn).unwrap();
+        for fen in FENS {
+            assert_eq!(
+                text.matches(&format!("[FEN \"{fen}\"]")).count(),
+                2,
+                "{text}"
+            );
+        }
+        replayed_by_pydraughts(&text);
+    }
 }

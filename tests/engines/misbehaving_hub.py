@@ -2,7 +2,7 @@
 """A Hub (draughts) engine that misbehaves on purpose, for the match
 runner's tests.
 
-Usage: misbehaving_hub.py crash|stall|mute|flood|nomove|refuse|unreadable
+Usage: misbehaving_hub.py crash|stall|mute|flood|nomove|refuse|unreadable|illegal|unflagged
   crash:      completes the handshake, then exits when asked to move.
   stall:      completes the handshake, then never answers `go`.
   mute:       never answers `hub`.
@@ -12,6 +12,10 @@ Usage: misbehaving_hub.py crash|stall|mute|flood|nomove|refuse|unreadable
   refuse:     answers `pos` with `error message=...`, then `done` with a
               legal first move of the initial position.
   unreadable: answers `go` with `done move=x9`.
+  illegal:    answers `go` with the illegal move 11-14, flagged in an
+              `info problem=` line (as `retrochess hub` flags one).
+  unflagged:  the same without the flag (for the pydraughts-side check of
+              tests/interop/hub_games.py, which must catch it).
 """
 import sys
 
@@ -34,6 +38,8 @@ for line in sys.stdin:
         say(b"wait")
     elif cmd[0] == "init":
         say(b"ready")
+    elif cmd[0] == "ping":
+        say(b"pong")
     elif cmd[0] == "pos" and mode == "refuse":
         say(b'error message="not today"')
     elif cmd[0] == "go":
@@ -51,6 +57,10 @@ for line in sys.stdin:
             say(b"done move=11-15")
         if mode == "unreadable":
             say(b"done move=x9")
+        if mode == "illegal":
+            say(b'info problem="illegal move 11-14: not a diagonal step"')
+        if mode in ("illegal", "unflagged"):
+            say(b"done move=11-14")
         # stall: say nothing
     elif cmd[0] == "quit":
         break
