@@ -11,10 +11,10 @@
 //!   and what the traps charge as estimates for the ROM (CLS, `RST 16`,
 //!   the interrupt handler; rounded figures, see src/machine/spectrum/).
 //!
-//! `cargo test --release --test chesskelet_bench -- --nocapture` prints the
-//! table that tapes/CHESSKELET.md carries.
+//! `cargo test --release --test bench chesskelet_bench -- --nocapture`
+//! prints the table that tapes/CHESSKELET.md carries.
 
-mod common;
+use crate::common;
 
 use retrochess::engines::chesskelet::{BUILDS, Session, view_square};
 use retrochess::machine::Stop;

@@ -1,6 +1,6 @@
 //! The `retrochess` binary's person-facing subcommands, over pipes.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 

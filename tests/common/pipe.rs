@@ -1,5 +1,6 @@
 //! Drives the real `retrochess` binary over pipes, for the UCI and CECP
-//! integration tests (included with `#[path]`; not a test target itself).
+//! integration tests (`common::pipe`, in every test crate through
+//! `common`).
 //! Every line both ways is kept, and a failed expectation prints the
 //! transcript with direction, as cutechess logs it.
 
@@ -170,15 +171,13 @@ impl Drop for Engine {
     }
 }
 
-/// Runs a python-chess interop script (`tests/interop/NAME`) against the
+/// Runs a python-chess interop script (`tests/peers/NAME`) against the
 /// built binary: `PYTHON SCRIPT BINARY ARGS...` (see `common::python_chess`).
 /// Fails the test if python or python-chess is missing (never skipped), if
 /// the script fails, or if it did not report `games` finished games ("game
 /// ..." lines). Returns stdout.
-///
-/// The test crate that includes this file declares `mod common;`.
 pub fn python_chess_games(script: &str, args: &[&str], games: usize) -> String {
-    let path = format!("{}/tests/interop/{script}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/tests/peers/{script}", env!("CARGO_MANIFEST_DIR"));
     let out = Command::new(crate::common::python_chess())
         .arg(&path)
         .arg(env!("CARGO_BIN_EXE_retrochess"))

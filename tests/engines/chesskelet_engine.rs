@@ -1,7 +1,7 @@
 //! The ChesSkelet driver: boot screen, both colours, injected positions that
 //! reproduce the program's state, and the tapes' reproducibility.
 
-mod common;
+use crate::common;
 use common::PlayMoves;
 
 use retrochess::engines::chesskelet::{BUILDS, ChesSkelet, Session, real_square};

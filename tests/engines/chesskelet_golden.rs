@@ -12,7 +12,7 @@
 //! Source: seed 001, chapter 12 ("9.A3-A3" read as a2a3, a typo), through
 //! the fixture `tests/fixtures/chesskelet-games.txt`.
 
-mod common;
+use crate::common;
 
 use common::chesskelet_games;
 use retrochess::engines::chesskelet::{BUILDS, Build, NoChoice, Session, real_square, view_square};

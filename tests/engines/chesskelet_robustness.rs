@@ -4,7 +4,7 @@
 //! through the `Engine<ChessRules>` trait against a seeded random mover, and the
 //! dead end (no candidate move).
 
-mod common;
+use crate::common;
 use common::PlayMoves;
 
 use retrochess::engines::Hang;

@@ -10,7 +10,7 @@
 //! ROM area, 0x0000..0x3FFF, holds zeros and ignores writes, as a ZX81's ROM
 //! would ignore them; no ROM image).
 
-mod common;
+use crate::common;
 
 use common::repo;
 use iz80::{Cpu, Machine, Reg16};

@@ -1,6 +1,6 @@
 //! 1K ZX Chess on the emulated ZX81, driven through its keyboard and screen.
 
-mod common;
+use crate::common;
 use common::PlayMoves;
 
 use common::{fen, random_move, temp_file};

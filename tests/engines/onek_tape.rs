@@ -1,6 +1,6 @@
 //! The 1K ZX Chess tape: bytes, provenance, and what it shows when it starts.
 
-mod common;
+use crate::common;
 
 use common::{fixture, repo};
 use retrochess::engines::onek::TAPE;

@@ -1,5 +1,5 @@
 //! Interop: the `samuel-f8` move generator against pydraughts 0.6.7
-//! (`tests/interop/pydraughts_moves.py`), an independent implementation of
+//! (`tests/peers/pydraughts_moves.py`), an independent implementation of
 //! English checkers: perft of tricky positions (multi-jump branches, two
 //! paths round the same pieces, men crowned in the middle of a jump, kings
 //! capturing both ways) and the legal-move lists of positions from seeded
@@ -52,7 +52,7 @@ const TRICKY: &[(&str, u32, &str)] = &[
 /// Runs the peer with one request a line; one answer a line comes back.
 fn pydraughts(requests: &[String]) -> Vec<String> {
     let script = format!(
-        "{}/tests/interop/pydraughts_moves.py",
+        "{}/tests/peers/pydraughts_moves.py",
         env!("CARGO_MANIFEST_DIR")
     );
     let mut child = Command::new("python3")

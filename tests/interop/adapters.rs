@@ -1,7 +1,7 @@
 //! The files in `adapters/` and `scripts/`, run exactly as shipped, with the
 //! built binary on PATH as `retrochess`.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -69,7 +69,7 @@ fn polyglot_ini_puts_retrochess_uci_behind_cecp() {
     let polyglot = common::peer("polyglot");
     let o = run(
         Command::new(common::python_chess())
-            .arg(repo("tests/interop/polyglot_game.py"))
+            .arg(repo("tests/peers/polyglot_game.py"))
             .arg(polyglot)
             .arg("1k-zx-chess.ini")
             .current_dir(repo("adapters/polyglot")),

@@ -1,13 +1,11 @@
 //! Interop: python-chess's own UCI and XBoard clients
 //! (`chess.engine.SimpleEngine.popen_uci` / `popen_xboard`) play two
 //! complete games with clocks against the real binary; every move they
-//! receive must be legal or flagged (`tests/interop/play_games.py`).
+//! receive must be legal or flagged (`tests/peers/play_games.py`).
 //! Needs `python3` with `chess` installed (`pip install chess`); a missing
 //! one fails the test, it is never skipped.
 
-mod common;
-#[path = "interop/pipe.rs"]
-mod pipe;
+use crate::common::pipe;
 
 #[test]
 fn python_chess_plays_two_games_over_uci() {

@@ -2,7 +2,7 @@
 //! scripts/test) runs a game between two retro engines through
 //! `retrochess xboard`.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Command;

@@ -1,7 +1,7 @@
 //! The emulated ZX81: ROM traps, keyboard, FRAMES, stops, tape validation.
 //! Programs are hand-assembled Z80 bytes in a minimal `.p` image.
 
-mod common;
+use crate::common;
 
 use common::p_image;
 use retrochess::machine::zx81::{

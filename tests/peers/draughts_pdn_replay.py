@@ -1,5 +1,5 @@
 """Replays PDN games of English checkers with pydraughts, for
-tests/draughts_rules.rs.
+tests/rules/draughts_rules.rs.
 
 Reads PDN text on stdin (one or more games) and prints, for each game, the
 PDN FEN pydraughts reaches after pushing every move of the main line on

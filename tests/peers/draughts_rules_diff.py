@@ -1,5 +1,5 @@
 """Legal moves of English checkers as pydraughts sees them, for the
-differential test in tests/draughts_rules.rs.
+differential test in tests/rules/draughts_rules.rs.
 
 Usage: draughts_rules_diff.py SEED GAMES POSITIONS
 

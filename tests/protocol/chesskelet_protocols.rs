@@ -2,12 +2,10 @@
 //! builds (`--engine chesskelet`, `--engine chesskelet-lite`), whole games
 //! from the start position and from FENs with the engine on either side,
 //! the dead end over both protocols, and python-chess's own clients
-//! (`tests/interop/chesskelet_games.py`). Every move received is checked
+//! (`tests/peers/chesskelet_games.py`). Every move received is checked
 //! with shakmaty: legal, or flagged by the front end before it arrives.
 
-mod common;
-#[path = "interop/pipe.rs"]
-mod pipe;
+use crate::common::pipe;
 
 use std::time::Duration;
 
@@ -350,7 +348,7 @@ fn cecp_sessions_both_builds() {
 }
 
 /// python-chess's own clients, two complete games with clocks per build
-/// and protocol (`tests/interop/chesskelet_games.py`).
+/// and protocol (`tests/peers/chesskelet_games.py`).
 #[test]
 fn python_chess_plays_both_builds() {
     for protocol in ["uci", "xboard"] {

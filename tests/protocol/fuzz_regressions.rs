@@ -2,7 +2,7 @@
 //! over pipes: each input as the target reported it (or its shortest form),
 //! and what `retrochess` must do with it instead of dying.
 
-mod common;
+use crate::common;
 
 use std::process::{Command, Output};
 

@@ -3,9 +3,7 @@
 //! garbage, end of input and `quit` mid-search; and the two latencies GUIs
 //! care about, printed for the record.
 
-mod common;
-#[path = "interop/pipe.rs"]
-mod pipe;
+use crate::common::pipe;
 
 use std::time::{Duration, Instant};
 

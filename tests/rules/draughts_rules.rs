@@ -1,9 +1,9 @@
 //! Evidence for the draughts rules against an independent peer: pydraughts
 //! 0.6.7 (`Board(variant='english')`).
 //!
-//! - Legal moves: `interop/draughts_rules_diff.py` plays seeded random games
-//!   from the initial position and from random positions and prints, for
-//!   every position, pydraughts's legal moves (squares, Hub form, PDN form)
+//! - Legal moves: `tests/peers/draughts_rules_diff.py` plays seeded random
+//!   games from the initial position and from random positions and prints,
+//!   for every position, pydraughts's legal moves (squares, Hub form, PDN form)
 //!   and the move played with the position after it. Every position is
 //!   compared set for set with ours; every pydraughts move must be judged
 //!   legal by us in both its PDN and its Hub form and written by us in the
@@ -12,7 +12,8 @@
 //!   HubEngine writes it (`pos=`, in its own orientation).
 //! - Records: games written by our PDN writer (from the start, and from
 //!   positions with either side to move) are replayed move by move by
-//!   `interop/draughts_pdn_replay.py`, which must reach our final positions.
+//!   `tests/peers/draughts_pdn_replay.py`, which must reach our final
+//!   positions.
 //!
 //! Python is `$RETROCHESS_PYTHON` or `python3`; a missing pydraughts FAILS
 //! the test with the command that installs it.
@@ -36,10 +37,10 @@ fn python() -> String {
 }
 
 fn script(name: &str) -> String {
-    format!("{}/tests/interop/{name}", env!("CARGO_MANIFEST_DIR"))
+    format!("{}/tests/peers/{name}", env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Runs a script of tests/interop with `stdin`, failing with a clear
+/// Runs a script of tests/peers with `stdin`, failing with a clear
 /// message if python or pydraughts is missing.
 fn run(name: &str, args: &[&str], stdin: &str) -> String {
     let mut child = Command::new(python())

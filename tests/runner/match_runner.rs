@@ -2,7 +2,7 @@
 //! peers (Debian's fairymax and stockfish, installed by scripts/test), and small
 //! misbehaving engines.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -39,19 +39,19 @@ fn random_match(args: &[&str]) -> (bool, String, String) {
     run_match(&all)
 }
 
-/// The `--engine` spec of tests/engines/misbehaving_uci.py in `mode`, named `mode`.
+/// The `--engine` spec of tests/peers/misbehaving_uci.py in `mode`, named `mode`.
 fn misbehaving(mode: &str) -> String {
     format!(
         "cmd={},arg={},arg={mode},proto=uci,name={mode}",
         common::python(),
-        repo("tests/engines/misbehaving_uci.py").display()
+        repo("tests/peers/misbehaving_uci.py").display()
     )
 }
 
 /// python-chess's verdict on a PGN file: one "result termination plies" line per game.
 fn python_check(pgn: &Path) -> Vec<String> {
     let out = Command::new(common::python_chess())
-        .arg(repo("tests/interop/check_pgn.py"))
+        .arg(repo("tests/peers/check_pgn.py"))
         .arg(pgn)
         .output()
         .expect("python runs");
