@@ -20,7 +20,6 @@ use retrochess::engines::chesskelet::{BUILDS, Session, view_square};
 use retrochess::machine::Stop;
 use shakmaty::{Color, Square};
 
-
 struct Stats(Vec<u64>);
 
 impl Stats {

@@ -18,7 +18,6 @@ use common::chesskelet_games;
 use retrochess::engines::chesskelet::{BUILDS, Build, NoChoice, Session, real_square, view_square};
 use shakmaty::{Color, Square};
 
-
 fn sq(name: &str) -> Square {
     name.parse().unwrap()
 }
@@ -69,22 +68,28 @@ fn replay(
 fn measure(build: &'static Build) -> Vec<(usize, usize)> {
     chesskelet_games()
         .iter()
-        .map(|common::PublishedGame { title: name, white, black }| {
-            let imposed = replay(build, white, black, true);
-            let free = replay(build, white, black, false);
-            let matched = imposed.iter().filter(|(p, m)| p == m).count();
-            let run = free.iter().take_while(|(p, m)| p == m).count();
-            println!(
-                "{} / {name}: {matched} of {} replies, free run {run}",
-                build.info.id,
-                black.len()
-            );
-            for (i, (p, m)) in imposed.iter().enumerate() {
-                let mark = if p == m { "" } else { "   <-- differs" };
-                println!("  {:2}. {} {p} played {m}{mark}", i + 1, white[i]);
-            }
-            (matched, run)
-        })
+        .map(
+            |common::PublishedGame {
+                 title: name,
+                 white,
+                 black,
+             }| {
+                let imposed = replay(build, white, black, true);
+                let free = replay(build, white, black, false);
+                let matched = imposed.iter().filter(|(p, m)| p == m).count();
+                let run = free.iter().take_while(|(p, m)| p == m).count();
+                println!(
+                    "{} / {name}: {matched} of {} replies, free run {run}",
+                    build.info.id,
+                    black.len()
+                );
+                for (i, (p, m)) in imposed.iter().enumerate() {
+                    let mark = if p == m { "" } else { "   <-- differs" };
+                    println!("  {:2}. {} {p} played {m}{mark}", i + 1, white[i]);
+                }
+                (matched, run)
+            },
+        )
         .collect()
 }
 
