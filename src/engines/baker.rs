@@ -134,6 +134,11 @@ pub const NEWPRI: u16 = 0x4E73;
 pub const TEST_OFFSET: u16 = 0x4E6B;
 /// INITIAL, the origin's value + 0x80 (`LD (INITIAL),A` = 32 21 40).
 pub const INITIAL: u16 = 0x4021;
+/// SCANSQR, where EVALUATE keeps DE (`LD (SCANSQR),DE` = ED 53 79 40).
+pub const SCANSQR: u16 = 0x4079;
+/// LBASE, the stack pointer of an empty move list (`LD SP,(LBASE)` =
+/// ED 7B 7B 40).
+pub const LBASE: u16 = 0x407B;
 /// PDN square 1 of the working board (ours).
 pub const FIRST_SQUARE: u16 = 0x404B;
 
