@@ -380,9 +380,24 @@ enum End {
 /// seeded random mover under `english`, every move of the program judged,
 /// until the game ends, the program faults or plays an illegal move.
 fn play_out(seed: u64, side: Color) -> (Vec<String>, End, BakerDraughts) {
+    play_out_observed(seed, side, false, |_, _, _| {})
+}
+
+/// [`play_out`], with `observe` called after each reply of the program
+/// (the game before it, what it played, the engine), and, if `breakpoints`,
+/// the machine stopped where the table is lost rather than at the ROM read.
+fn play_out_observed(
+    seed: u64,
+    side: Color,
+    breakpoints: bool,
+    mut observe: impl FnMut(&Game<Draughts>, &Played<PdnMove>, &mut BakerDraughts),
+) -> (Vec<String>, End, BakerDraughts) {
     let rules = Draughts::english();
     let mut e = engine(seed);
     e.new_game().unwrap();
+    if breakpoints {
+        break_when_the_table_is_lost(&mut e);
+    }
     let mut random = SplitMix64::new(seed ^ 0x5EED);
     let mut game = Game::initial(rules);
     let mut record = Vec::new();
@@ -394,7 +409,9 @@ fn play_out(seed: u64, side: Color) -> (Vec<String>, End, BakerDraughts) {
             break End::MaxPlies;
         }
         let wire = if game.turn() == side {
-            match e.play(&game, BUDGET).expect("a reply").played {
+            let played = e.play(&game, BUDGET).expect("a reply").played;
+            observe(&game, &played, &mut e);
+            match played {
                 Played::Move(w) => w,
                 Played::DeadEnd => break End::DeadEnd,
                 Played::Hung(h) => {
@@ -414,6 +431,40 @@ fn play_out(seed: u64, side: Color) -> (Vec<String>, End, BakerDraughts) {
         }
     };
     (record, end, e)
+}
+
+/// The figures of tapes/BAKER.md "Does it crash?": over 500 games from the
+/// initial position (seeds 1..=500, the program Black for even seeds),
+/// where SQUAREVAL was called from when it lost its table (its return
+/// address: 4E46 the piece's own square, 4E73 a step's destination, 4ECE a
+/// jump's landing square), and how much likelier that is on a turn with a
+/// capture available under `english`.
+#[test]
+fn the_table_is_lost_far_more_often_when_a_capture_is_available() {
+    let mut sites = BTreeMap::new();
+    // [without a capture, with one]: (turns, turns ending in the fault)
+    let mut turns = [(0u32, 0u32); 2];
+    for seed in 1..=500u64 {
+        let side = if seed % 2 == 0 { Color::Black } else { Color::White };
+        play_out_observed(seed, side, true, |game, played, e| {
+            let capture = game.legal_moves().iter().any(|m| m.is_capture());
+            let t = &mut turns[capture as usize];
+            t.0 += 1;
+            if let Played::Hung(_) = played {
+                t.1 += 1;
+                let zx = e.machine();
+                let regs = zx.regs();
+                assert_eq!((regs.pc, regs.de >> 8), (NOWT, 0x05));
+                *sites.entry(zx.peek16(regs.sp + 8)).or_insert(0) += 1;
+            }
+        });
+    }
+    let sites: Vec<(u16, u32)> = sites.into_iter().collect();
+    assert_eq!(sites, [(0x4E46, 110), (0x4E73, 316), (0x4ECE, 52)]);
+    assert_eq!(turns, [(1041, 308), (257, 170)]);
+    // 66 % of the turns with a capture, 30 % of the others.
+    let rate = |(n, f): (u32, u32)| f64::from(f) / f64::from(n);
+    assert!(rate(turns[1]) > 2.0 * rate(turns[0]));
 }
 
 /// Every game ends by the rules, by the program's dead end, by an illegal
