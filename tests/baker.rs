@@ -445,7 +445,11 @@ fn the_table_is_lost_far_more_often_when_a_capture_is_available() {
     // [without a capture, with one]: (turns, turns ending in the fault)
     let mut turns = [(0u32, 0u32); 2];
     for seed in 1..=500u64 {
-        let side = if seed % 2 == 0 { Color::Black } else { Color::White };
+        let side = if seed % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
         play_out_observed(seed, side, true, |game, played, e| {
             let capture = game.legal_moves().iter().any(|m| m.is_capture());
             let t = &mut turns[capture as usize];
@@ -547,4 +551,41 @@ fn new_game_reseeds_the_random_byte() {
     let again: Vec<Played<PdnMove>> = (0..8).map(|_| reply(&mut e, fen).played).collect();
     assert_eq!(first, again);
     assert!(first.iter().any(|p| p != &first[0]), "RANDOM chooses");
+}
+
+/// The screen: the board as SHOW prints it, the computer's side at the top
+/// (men in inverse W, the person's in inverse B, empty dark squares black),
+/// from start-up and after each move.
+#[test]
+fn the_screen_shows_the_working_board() {
+    let row = |screen: &retrochess::machine::TextScreen, r: usize| -> String {
+        (0..8)
+            .map(|c| {
+                let cell = screen.cell(r, c);
+                match (cell.glyph, cell.inverse) {
+                    (' ', false) => '.',
+                    (' ', true) => '#',
+                    (g, true) => g.to_ascii_lowercase(),
+                    (g, false) => g,
+                }
+            })
+            .collect()
+    };
+    let mut e = engine(1);
+    let screen = e.screen().expect("an emulated screen");
+    let rows: Vec<String> = (0..8).map(|r| row(&screen, r)).collect();
+    assert_eq!(
+        rows,
+        [
+            ".w.w.w.w", "w.w.w.w.", ".w.w.w.w", "#.#.#.#.", ".#.#.#.#", "b.b.b.b.", ".b.b.b.b",
+            "b.b.b.b."
+        ]
+    );
+    // 10x19 (the capture test), then the board shows the result.
+    reply(&mut e, "B:W15:B6,10");
+    let screen = e.screen().unwrap();
+    assert_eq!(row(&screen, 1), "#.w.#.#.", "6 stays");
+    assert_eq!(row(&screen, 2), ".#.#.#.#", "10 left");
+    assert_eq!(row(&screen, 3), "#.#.#.#.", "15 taken");
+    assert_eq!(row(&screen, 4), ".#.#.w.#", "the man on 19");
 }

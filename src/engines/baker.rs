@@ -157,6 +157,8 @@ pub const UNITS_PER_POINT: i32 = 20;
 /// GAME's first bytes, `LD (LBASE),SP` (ED 73 7B 40): how a tape given
 /// instead of the built-in image is recognised.
 const GAME_SIGNATURE: [u8; 4] = [0xED, 0x73, 0x7B, 0x40];
+/// T-states SHOW may take at start-up (it needs about 5,000).
+const SHOW_BUDGET: u64 = 1_000_000;
 /// The last byte a program image may occupy: "we are allowed to go as far as
 /// 4FFF" (seed 003).
 const IMAGE_LIMIT: u16 = 0x4FFF;
@@ -353,10 +355,26 @@ impl Engine<Draughts> for BakerDraughts {
     }
 }
 
-/// A fresh 16K machine with `image` at 0x4C97, and the generator of RANDOM.
+/// A fresh 16K machine with `image` at 0x4C97 and the initial position on
+/// its screen (as the transcriber's SAVE kept it: "the current display file
+/// (with the board pre-set-up)"), and the generator of RANDOM.
 fn boot(image: &[u8], seed: u64) -> Result<(Zx81, SplitMix64), EngineError> {
     let mut zx = Zx81::new(Ram::K16, FramesMode::Slow, seed);
     zx.load(LOAD_AT, image)?;
+    for n in 1..=32 {
+        let code = match n {
+            1..=12 => MAN,
+            21..=32 => HIS_MAN,
+            _ => EMPTY,
+        };
+        zx.poke(square_address(n), code);
+    }
+    match zx.call(SHOW, SHOW_BUDGET) {
+        Stop::Returned => {}
+        other => {
+            return Err(MachineError::BadTape(format!("SHOW did not return: {other}")).into());
+        }
+    }
     // A stream apart from the machine's own (FRAMES, typing times).
     let rng = SplitMix64::new(seed ^ 0xBA4E_D8A6_0000_0000);
     Ok((zx, rng))
