@@ -108,7 +108,7 @@ fn evaluate(e: &mut BakerDraughts, n: u8) -> (u8, Vec<(u8, i8)>) {
         Stop::Breakpoint { pc: KPCHKNG }
     );
     let r = zx.regs();
-    let count = (r.bc >> 8) as u16;
+    let count = r.bc >> 8;
     assert_eq!(zx.peek(r.sp), 1, "steps of each listed move");
     let moves = (0..count)
         .map(|i| {
@@ -369,7 +369,7 @@ fn the_crash_stops_at_nowt_with_de_in_the_rom() {
 #[derive(Clone, Debug, PartialEq)]
 enum End {
     Rules(String),
-    DeadEnd,
+    NoMove,
     /// The hang's detail.
     Fault(String),
     Illegal(String, Illegal),
@@ -413,7 +413,7 @@ fn play_out_observed(
             observe(&game, &played, &mut e);
             match played {
                 Played::Move(w) => w,
-                Played::DeadEnd => break End::DeadEnd,
+                Played::DeadEnd => break End::NoMove,
                 Played::Hung(h) => {
                     assert_eq!(h.kind, HangKind::Fault, "{h}");
                     break End::Fault(h.detail);
@@ -503,7 +503,7 @@ fn games_against_random_are_judged_and_leave_bakers_bytes_alone() {
                 ),
                 "seed {seed}: {why}"
             ),
-            End::Rules(_) | End::DeadEnd | End::MaxPlies => {}
+            End::Rules(_) | End::NoMove | End::MaxPlies => {}
         }
         let zx = e.machine();
         let at = |a: u16, n: usize| -> Vec<u8> { (0..n as u16).map(|i| zx.peek(a + i)).collect() };
