@@ -23,7 +23,9 @@
 //! the game itself is `RUN 4` from BASIC with no FAST line, and the ZX81
 //! starts in SLOW, so the board shows while the program thinks. FRAMES moves
 //! as in SLOW mode, and by a seeded "person typing the move" time before
-//! each call, as between two `RAND USR` of the BASIC loop.
+//! each call, as between two `RAND USR` of the BASIC loop. At start-up the
+//! driver writes the initial position and calls SHOW, so the screen shows
+//! the board, as the transcriber's saved tape did.
 //!
 //! # A move
 //! The driver writes the 32 squares (the side to move is the computer, on
