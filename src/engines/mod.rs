@@ -13,6 +13,7 @@
 //! rules' job (`crate::rules`). An engine with no emulated machine (a native
 //! engine) implements the same [`Engine`] trait.
 
+pub mod baker;
 pub mod chesskelet;
 pub mod onek;
 pub mod samuel_f8;
@@ -301,6 +302,11 @@ pub fn catalogue() -> Vec<Entry> {
         game: GameKind::Draughts,
         options: samuel_f8::engine::declared_options,
     });
+    all.push(Entry {
+        info: &baker::INFO,
+        game: GameKind::Draughts,
+        options: Vec::new,
+    });
     all
 }
 
@@ -323,6 +329,7 @@ impl Catalogue for Draughts {
     fn create(id: &str, options: &EngineOptions) -> Result<Box<dyn Engine<Self>>, EngineError> {
         match id {
             "samuel-f8" => Ok(Box::new(samuel_f8::engine::SamuelEngine::new(options)?)),
+            "baker-draughts" => Ok(Box::new(baker::BakerDraughts::new(options.clone())?)),
             _ => Err(EngineError::Unknown(id.to_string())),
         }
     }

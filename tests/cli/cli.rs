@@ -267,3 +267,16 @@ fn a_tape_patched_with_halt_is_a_named_stop_not_a_hang() {
         "{text}"
     );
 }
+
+/// `baker-draughts` runs on an emulated ZX81: its screen shows the board
+/// SHOW printed at start-up (the computer's inverse W men at the top).
+#[test]
+fn an_emulated_draughts_engine_shows_its_screen() {
+    let (ok, out, err) = run(&["screen", "--engine", "baker-draughts"], "");
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0].trim_end(), " w w w w");
+    assert_eq!(lines[7].trim_end(), "b b b b");
+    let (ok, _, err) = run(&["screen", "--engine", "samuel-f8"], "");
+    assert!(!ok && err.contains("no emulated screen"), "{err}");
+}
