@@ -7,6 +7,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod baker;
 mod chesskelet_engine;
 mod chesskelet_golden;
 mod chesskelet_robustness;

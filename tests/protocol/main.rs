@@ -8,6 +8,7 @@ mod common;
 
 mod chesskelet_protocols;
 mod fuzz_regressions;
+mod new_user;
 mod uci_games;
 mod uci_session;
 mod xboard_session;

@@ -3,9 +3,7 @@
 //! a reused process), every `go` gets its `bestmove`, an illegal move is
 //! never a `pv`, and at 0.1+0.01 no move that fits the clock is cut short.
 
-mod common;
-#[path = "interop/pipe.rs"]
-mod pipe;
+use crate::common::pipe;
 
 use pipe::Engine;
 
