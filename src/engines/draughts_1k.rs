@@ -236,8 +236,7 @@ impl Draughts1K {
             tstates,
             authentic: authentic_time(tstates),
             path: InputPath::Injected(
-                "the book's BASIC is not in the seed: the driver writes the board into the display file as it would"
-                    .to_string(),
+                "board written into the display file in place of the book's BASIC".to_string(),
             ),
         })
     }
