@@ -58,26 +58,33 @@ fn layout() -> Vec<(u32, i32)> {
         .collect()
 }
 
-/// What the routine decides on `pos` for the side to move: (from, to,
-/// captured) in real PDN squares, or `None` for no move.
-fn oracle(pos: &Position) -> Option<(u32, u32, Option<u32>)> {
+/// Offsets from D_FILE − [`BASE`] to D_FILE + 100 in [`Bytes`].
+const BASE: i32 = 20;
+type Bytes = [u8; 121];
+/// A move as display-file offsets: from, to, captured.
+type Offsets = (i32, i32, Option<i32>);
+
+/// The real square of the routine's square `n` when `side` moves.
+fn view(side: Color, n: u32) -> u32 {
+    if side == Color::Black { n } else { 33 - n }
+}
+
+/// The display file around `pos` as the routine sees it for the side to
+/// move: NEWLINEs at the row ends and after the board, light squares 0x00,
+/// before the display file nothing the routine takes for a square.
+fn display(pos: &Position, layout: &[(u32, i32)]) -> Bytes {
     let side = pos.turn();
-    let view = |n: u32| if side == Color::Black { n } else { 33 - n };
-    let layout = layout();
-    // Display-file bytes from D_FILE − 20 to D_FILE + 100: NEWLINEs at the
-    // row ends and after the board, light squares 0x00, nothing the routine
-    // treats as a square before the display file.
-    let base = 20i32;
-    let mut bytes = vec![0x00u8; 121];
+    let mut bytes = [0x00u8; 121];
     for (i, b) in bytes.iter_mut().enumerate() {
-        let off = i as i32 - base;
-        if off < 0 || off % 9 == 0 || off > 72 {
-            *b = if off < 0 { 0xE1 } else { NEWLINE };
+        let off = i as i32 - BASE;
+        if off < 0 {
+            *b = 0xE1;
+        } else if off % 9 == 0 || off > 72 {
+            *b = NEWLINE;
         }
     }
-    for &(n, off) in &layout {
-        let real = sq(view(n));
-        bytes[(off + base) as usize] = match pos.piece_at(real) {
+    for &(n, off) in layout {
+        bytes[(off + BASE) as usize] = match pos.piece_at(sq(view(side, n))) {
             None => EMPTY,
             Some(Piece { color, king }) => {
                 let own = if color == side { 0x27 } else { 0x3C };
@@ -85,9 +92,14 @@ fn oracle(pos: &Position) -> Option<(u32, u32, Option<u32>)> {
             }
         };
     }
-    let at = |off: i32| bytes[(off + base) as usize];
+    bytes
+}
+
+/// The seed's EVAL over every `B` piece in scan order, then MOVE's choice.
+fn choose(bytes: &Bytes) -> Option<Offsets> {
+    let at = |off: i32| bytes[(off + BASE) as usize];
     let is_w = |b: u8| b & 0x7F == 0x3C;
-    let (mut safe, mut capture): (Option<(i32, i32)>, Option<(i32, i32, i32)>) = (None, None);
+    let (mut step, mut capture) = (None, None);
     for s in 0..72 {
         let dirs: [i32; 2] = match at(s) {
             0x27 => [8, 10],
@@ -99,20 +111,24 @@ fn oracle(pos: &Position) -> Option<(u32, u32, Option<u32>)> {
             if t == EMPTY {
                 // Safe unless a W stands beyond; an unsafe step only if no
                 // step is stored yet.
-                if !is_w(beyond) || safe.is_none() {
-                    safe = Some((s, s + d));
+                if !is_w(beyond) || step.is_none() {
+                    step = Some((s, s + d, None));
                 }
             } else if is_w(t) && beyond == EMPTY {
-                capture = Some((s, s + 2 * d, s + d));
+                capture = Some((s, s + 2 * d, Some(s + d)));
             }
         }
     }
-    let square = |off: i32| view(layout.iter().find(|l| l.1 == off).unwrap().0);
-    match (capture, safe) {
-        (Some((f, t, c)), _) => Some((square(f), square(t), Some(square(c)))),
-        (None, Some((f, t))) => Some((square(f), square(t), None)),
-        (None, None) => None,
-    }
+    capture.or(step)
+}
+
+/// What the routine decides on `pos` for the side to move: (from, to,
+/// captured) in real PDN squares, or `None` for no move.
+fn oracle(pos: &Position) -> Option<(u32, u32, Option<u32>)> {
+    let layout = layout();
+    let (f, t, c) = choose(&display(pos, &layout))?;
+    let square = |off: i32| view(pos.turn(), layout.iter().find(|l| l.1 == off).unwrap().0);
+    Some((square(f), square(t), c.map(square)))
 }
 
 fn oracle_wire(pos: &Position) -> Option<PdnMove> {
