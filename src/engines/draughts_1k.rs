@@ -137,7 +137,7 @@ const SIGNATURE: [(u16, &[u8]); 3] = [
 pub static INFO: EngineInfo = EngineInfo {
     id: "draughts-1k",
     name: "Draughts 1K",
-    author: "Melbourne House (Not Only 30 Programs for the Sinclair ZX81: 1K)",
+    author: "Not Only 30 Programs for the Sinclair ZX81: 1K (no author named)",
     year: 1982,
     machine: "ZX81 (1K)",
     about: "The draughts routine of the book Not Only 30 Programs for the Sinclair ZX81: 1K: \
