@@ -137,7 +137,10 @@ const SIGNATURE: [(u16, &[u8]); 3] = [
 pub static INFO: EngineInfo = EngineInfo {
     id: "draughts-1k",
     name: "Draughts 1K",
-    author: "Not Only 30 Programs for the Sinclair ZX81: 1K (no author named)",
+    // Seed 002 names neither a person nor a year. The year is OURS: 1982,
+    // as we date the book (the seed's reprint is of a 1K ZX81 book whose
+    // companion volume it advertises); check it against the book itself.
+    author: "the book Not Only 30 Programs for the Sinclair ZX81: 1K",
     year: 1982,
     machine: "ZX81 (1K)",
     about: "The draughts routine of the book Not Only 30 Programs for the Sinclair ZX81: 1K: \
