@@ -10,8 +10,6 @@
 
 mod common;
 
-use std::process::Command;
-
 use retrochess::engines::draughts_1k::Draughts1K;
 use retrochess::engines::{self, Catalogue, Engine, EngineOptions, GameKind, Played, Reply};
 use retrochess::machine::SplitMix64;
@@ -180,23 +178,19 @@ fn a_replacement_image_must_be_the_routine() {
         ..EngineOptions::default()
     };
     assert!(Draughts1K::new(&options).is_ok());
+    let refusal = |name: &str, bytes: &[u8]| {
+        let tape = Some(common::temp_file(name, bytes));
+        let options = EngineOptions {
+            tape,
+            ..EngineOptions::default()
+        };
+        Draughts1K::new(&options).err().unwrap().to_string()
+    };
     image[0x40F1 - 0x4082] = 0xC9;
-    let bad = common::temp_file("d1k-bad.bin", &image);
-    let err = Draughts1K::new(&EngineOptions {
-        tape: Some(bad),
-        ..EngineOptions::default()
-    })
-    .err()
-    .unwrap();
-    assert!(err.to_string().contains("0x40F1"), "{err}");
-    let short = common::temp_file("d1k-short.bin", &image[..100]);
-    let err = Draughts1K::new(&EngineOptions {
-        tape: Some(short),
-        ..EngineOptions::default()
-    })
-    .err()
-    .unwrap();
-    assert!(err.to_string().contains("100 bytes"), "{err}");
+    let err = refusal("d1k-bad.bin", &image);
+    assert!(err.contains("0x40F1"), "{err}");
+    let err = refusal("d1k-short.bin", &image[..100]);
+    assert!(err.contains("100 bytes"), "{err}");
 }
 
 /// What one game against the random mover showed.
@@ -510,17 +504,7 @@ fn a_budget_too_small_is_a_hang_and_the_next_move_is_sound() {
 // ---------------------------------------------------------------------------
 // The binary.
 
-fn run(args: &[&str], stdin: &str) -> (bool, String, String) {
-    let out = common::output_with_stdin(
-        Command::new(env!("CARGO_BIN_EXE_retrochess")).args(args),
-        stdin,
-    );
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
+use common::retrochess as run;
 
 #[test]
 fn screen_shows_the_board_as_the_seed_draws_it() {
