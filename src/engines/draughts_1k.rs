@@ -108,8 +108,10 @@ const ROM_FIRST_BYTE: u8 = 0xD3;
 const LINE_100: [u8; 2] = [0x00, 0x64];
 const REM: u8 = 0xEA;
 const NEWLINE: u8 = 0x76;
-/// Where the display file starts: right after the `REM` line.
-pub const DISPLAY_FILE: u16 = sysvar::PROGRAM + 5 + IMAGE.len() as u16 + 1;
+/// Where the display file starts: right after the `REM` line (0x4132).
+pub const DISPLAY_FILE: u16 = sysvar::PROGRAM + LINE_HEADER + IMAGE.len() as u16 + 1;
+/// Line number, length, `REM`.
+const LINE_HEADER: u16 = 5;
 /// Lines of the screen, and the display file's length with all but the
 /// board's eight collapsed: a NEWLINE, 8 × 9 board bytes, 16 NEWLINEs.
 const SCREEN_LINES: usize = 24;
@@ -359,7 +361,7 @@ fn machine(image: &[u8], seed: u64) -> Result<Zx81, EngineError> {
     line.extend_from_slice(image);
     line.push(NEWLINE);
     zx.load(sysvar::PROGRAM, &line)?;
-    let d_file = sysvar::PROGRAM + line.len() as u16;
+    let d_file = DISPLAY_FILE;
     zx.load(
         d_file,
         &display_file(&routine_board(&Position::initial(), Color::Black)),
@@ -521,6 +523,25 @@ mod tests {
                 THEIR_MAN, 0, THEIR_MAN, 0, THEIR_MAN, 0, THEIR_MAN, 0, NEWLINE
             ]
         );
+    }
+
+    #[test]
+    fn the_board_has_edges_above_it() {
+        let zx = machine(IMAGE, 1).unwrap();
+        assert_eq!(DISPLAY_FILE, 0x4132);
+        assert_eq!(zx.peek16(sysvar::D_FILE), DISPLAY_FILE);
+        // What a king's steps and jumps from the top two rows reach.
+        let before: Vec<u8> = (DISPLAY_FILE - 10..DISPLAY_FILE)
+            .map(|a| zx.peek(a))
+            .collect();
+        assert_eq!(
+            before,
+            [
+                0xD8, 0xE1, 0xE1, 0xC9, 0x5E, 0x23, 0x56, 0xEB, 0xC9, NEWLINE
+            ]
+        );
+        assert_eq!(zx.peek(DISPLAY_FILE + DISPLAY_BYTES as u16), VARS_END);
+        assert_eq!(zx.peek16(sysvar::VARS), DISPLAY_FILE + DISPLAY_BYTES as u16);
     }
 
     #[test]
