@@ -15,6 +15,7 @@
 
 pub mod baker;
 pub mod chesskelet;
+pub mod draughts_1k;
 pub mod onek;
 pub mod samuel_f8;
 
@@ -298,6 +299,11 @@ pub fn catalogue() -> Vec<Entry> {
         options: Vec::new,
     }));
     all.push(Entry {
+        info: &draughts_1k::INFO,
+        game: GameKind::Draughts,
+        options: draughts_1k::declared_options,
+    });
+    all.push(Entry {
         info: &samuel_f8::engine::INFO,
         game: GameKind::Draughts,
         options: samuel_f8::engine::declared_options,
@@ -328,6 +334,7 @@ pub fn info(id: &str) -> Option<&'static EngineInfo> {
 impl Catalogue for Draughts {
     fn create(id: &str, options: &EngineOptions) -> Result<Box<dyn Engine<Self>>, EngineError> {
         match id {
+            "draughts-1k" => Ok(Box::new(draughts_1k::Draughts1K::new(options)?)),
             "samuel-f8" => Ok(Box::new(samuel_f8::engine::SamuelEngine::new(options)?)),
             "baker-draughts" => Ok(Box::new(baker::BakerDraughts::new(options.clone())?)),
             _ => Err(EngineError::Unknown(id.to_string())),

@@ -2,21 +2,9 @@
 
 use crate::common;
 
-use std::process::Command;
-
 use retrochess::machine::spectrum::Spectrum48;
 
-fn run(args: &[&str], stdin: &str) -> (bool, String, String) {
-    let out = common::output_with_stdin(
-        Command::new(env!("CARGO_BIN_EXE_retrochess")).args(args),
-        stdin,
-    );
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
+use common::retrochess as run;
 
 #[test]
 fn play_as_black_refuses_illegal_moves_and_shows_the_screen() {
