@@ -11,6 +11,7 @@ mod baker;
 mod chesskelet_engine;
 mod chesskelet_golden;
 mod chesskelet_robustness;
+mod draughts_1k;
 mod draughts_tapes;
 mod onek_engine;
 mod onek_tape;

@@ -8,7 +8,7 @@
 //! file built from `tests/fixtures/draughts-1k/layout.txt`: every move of
 //! every game must be the oracle's.
 
-mod common;
+use crate::common;
 
 use retrochess::engines::draughts_1k::Draughts1K;
 use retrochess::engines::{self, Catalogue, Engine, EngineOptions, GameKind, Played, Reply};
@@ -154,7 +154,7 @@ fn the_tape_loads_and_opens_12_16() {
     let game = Game::initial(Draughts::english());
     let r = ask(e.as_mut(), &game);
     assert_eq!(r.played, Played::Move("12-16".parse().unwrap()));
-    // The bare Z80 of tests/draughts_tapes.rs counts 8,566 T-states too.
+    // The bare Z80 of tests/engines/draughts_tapes.rs counts 8,566 T-states too.
     assert_eq!(r.tstates, 8_566);
     assert_eq!(r.nodes, 24, "12 men, two directions each");
     assert_eq!(r.score, None);
@@ -371,7 +371,7 @@ fn with_no_move_the_board_is_unchanged_and_it_is_a_dead_end() {
         let r = ask(e.as_mut(), &game);
         assert_eq!(r.played, Played::DeadEnd);
         assert_eq!(r.nodes, 4);
-        // As on the bare Z80 of tests/draughts_tapes.rs (tapes/DRAUGHTS-1K.md).
+        // As on the bare Z80 of tests/engines/draughts_tapes.rs (tapes/DRAUGHTS-1K.md).
         assert_eq!(r.tstates, 5_787);
         let screen = e.screen().unwrap();
         assert_eq!(screen.row_text(1), "B ▒ ▒ B");
