@@ -4,7 +4,7 @@
 //! the default round robin finishes in seconds, and the same seed gives the
 //! same PDN, byte for byte.
 
-mod common;
+use crate::common;
 
 /// Runs `retrochess match ARGS`; returns stdout (the standings table).
 fn standings(args: &[&str]) -> String {
