@@ -505,7 +505,8 @@ impl Clock {
             .map(|t| t.saturating_sub(OVERHEAD).max(t / 2));
         let share = self.remaining.map(|left| {
             let moves = self.moves_to_go.unwrap_or(20).clamp(1, 50);
-            (left / moves + self.increment.mul_f64(0.75))
+            (left / moves)
+                .saturating_add(self.increment.mul_f64(0.75))
                 .min(left / 2)
                 .saturating_sub(OVERHEAD)
         });

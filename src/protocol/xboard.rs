@@ -139,15 +139,7 @@ impl Xboard {
                 }
                 out.push(Action::Note(format!("the GUI rejected feature {arg}")));
             }
-            "new" => {
-                self.stop_thinking(out);
-                self.game = Game::initial(ChessRules);
-                self.force = false;
-                self.engine = Color::Black;
-                self.move_time = None;
-                self.own_time = None;
-                out.push(Action::Job(Job::NewGame));
-            }
+            "new" => self.new_game(out),
             "variant" => {
                 if arg != "normal" {
                     out.push(send(&format!("Error (unsupported variant): {arg}")));
@@ -168,49 +160,8 @@ impl Xboard {
                 self.force = false;
                 self.engine = !self.game.position().turn();
             }
-            "white" | "black" => {
-                // Protocol 1: this side on move, the engine plays the other.
-                self.stop_thinking(out);
-                let turn = if command == "white" {
-                    Color::White
-                } else {
-                    Color::Black
-                };
-                if self.game.position().turn() != turn {
-                    let mut setup = self
-                        .game
-                        .position()
-                        .clone()
-                        .to_setup(shakmaty::EnPassantMode::Legal);
-                    setup.turn = turn;
-                    setup.ep_square = None;
-                    match Chess::from_setup(setup, CastlingMode::Standard) {
-                        Ok(pos) => self.game = Game::new(ChessRules, pos),
-                        Err(e) => out.push(send(&format!(
-                            "Error (impossible with {command} to move): {e}"
-                        ))),
-                    }
-                }
-                self.engine = !turn;
-            }
-            "level" => match parse_level(arg) {
-                Ok(level) => self.level = Some(level),
-                Err(why) => out.push(send(&format!("Error ({why}): {line}"))),
-            },
-            "st" => match arg.parse::<f64>() {
-                Ok(secs) if secs.is_finite() && secs > 0.0 => {
-                    self.move_time = Some(Duration::from_secs_f64(secs))
-                }
-                _ => out.push(send(&format!("Error (bad number of seconds): {line}"))),
-            },
-            "time" | "otim" => match arg.parse::<i64>() {
-                Ok(cs) => {
-                    if command == "time" {
-                        self.own_time = Some(Duration::from_millis(cs.max(0) as u64 * 10));
-                    }
-                }
-                Err(_) => out.push(send(&format!("Error (bad number of centiseconds): {line}"))),
-            },
+            "white" | "black" => self.protocol_1_colour(command, out),
+            "level" | "st" | "time" | "otim" => self.time_command(command, arg, line, out),
             "sd" | "nps" => {
                 if arg.parse::<u64>().is_err() {
                     out.push(send(&format!("Error (bad number): {line}")));
@@ -273,6 +224,73 @@ impl Xboard {
                 self.user_move(command, out)
             }
             _ => out.push(send(&format!("Error (unknown command): {line}"))),
+        }
+    }
+
+    fn new_game(&mut self, out: &mut Vec<Action_>) {
+        self.stop_thinking(out);
+        self.game = Game::initial(ChessRules);
+        self.force = false;
+        self.engine = Color::Black;
+        self.move_time = None;
+        self.own_time = None;
+        out.push(Action::Job(Job::NewGame));
+    }
+
+    /// Protocol 1's `white`/`black`: this side on move, the engine plays the
+    /// other.
+    fn protocol_1_colour(&mut self, command: &str, out: &mut Vec<Action_>) {
+        // Protocol 1: this side on move, the engine plays the other.
+        self.stop_thinking(out);
+        let turn = if command == "white" {
+            Color::White
+        } else {
+            Color::Black
+        };
+        if self.game.position().turn() != turn {
+            let mut setup = self
+                .game
+                .position()
+                .clone()
+                .to_setup(shakmaty::EnPassantMode::Legal);
+            setup.turn = turn;
+            setup.ep_square = None;
+            match Chess::from_setup(setup, CastlingMode::Standard) {
+                Ok(pos) => self.game = Game::new(ChessRules, pos),
+                Err(e) => out.push(send(&format!(
+                    "Error (impossible with {command} to move): {e}"
+                ))),
+            }
+        }
+        self.engine = !turn;
+    }
+
+    /// `level`, `st`, `time`, `otim`: the clock.
+    fn time_command(&mut self, command: &str, arg: &str, line: &str, out: &mut Vec<Action_>) {
+        match command {
+            "level" => match parse_level(arg) {
+                Ok(level) => self.level = Some(level),
+                Err(why) => out.push(send(&format!("Error ({why}): {line}"))),
+            },
+            "st" => match arg
+                .parse::<f64>()
+                .ok()
+                .filter(|s| *s > 0.0)
+                .and_then(seconds)
+            {
+                Some(time) => self.move_time = Some(time),
+                None => out.push(send(&format!("Error (bad number of seconds): {line}"))),
+            },
+            "time" | "otim" => match arg.parse::<i64>() {
+                Ok(cs) => {
+                    if command == "time" {
+                        let ms = (cs.max(0) as u64).saturating_mul(10);
+                        self.own_time = Some(Duration::from_millis(ms));
+                    }
+                }
+                Err(_) => out.push(send(&format!("Error (bad number of centiseconds): {line}"))),
+            },
+            _ => {}
         }
     }
 
@@ -519,6 +537,13 @@ fn claim(ending: &Ending) -> String {
     format!("{} {{{comment}}}", ending.result.pgn())
 }
 
+/// Seconds from the GUI as a duration: `None` unless finite and not
+/// negative; beyond what a `Duration` holds (`st 1e300`), the longest one.
+fn seconds(secs: f64) -> Option<Duration> {
+    (secs.is_finite() && secs >= 0.0)
+        .then(|| Duration::try_from_secs_f64(secs).unwrap_or(Duration::MAX))
+}
+
 /// `level MPS BASE INC`: BASE in minutes or `min:sec`, INC in seconds.
 fn parse_level(arg: &str) -> Result<Level, String> {
     let words: Vec<&str> = arg.split_whitespace().collect();
@@ -532,21 +557,19 @@ fn parse_level(arg: &str) -> Result<Level, String> {
         Some((m, s)) => {
             let m = m.parse::<u64>().map_err(|_| format!("bad minutes {m:?}"))?;
             let s = s.parse::<u64>().map_err(|_| format!("bad seconds {s:?}"))?;
-            Duration::from_secs(m * 60 + s)
+            Duration::from_secs(m.saturating_mul(60).saturating_add(s))
         }
-        None => Duration::from_secs_f64(
-            base.parse::<f64>()
-                .ok()
-                .filter(|m| m.is_finite() && *m >= 0.0)
-                .ok_or(format!("bad minutes {base:?}"))?
-                * 60.0,
-        ),
+        None => base
+            .parse::<f64>()
+            .ok()
+            .and_then(seconds)
+            .map(|minutes| minutes.saturating_mul(60))
+            .ok_or(format!("bad minutes {base:?}"))?,
     };
     let increment = inc
         .parse::<f64>()
         .ok()
-        .filter(|s| s.is_finite() && *s >= 0.0)
-        .map(Duration::from_secs_f64)
+        .and_then(seconds)
         .ok_or(format!("bad increment {inc:?}"))?;
     Ok(Level {
         moves,

@@ -81,10 +81,14 @@ impl FromStr for PlayerSpec {
         }
         let cmd = cmd.ok_or("an external engine needs cmd=")?;
         let proto = proto.ok_or("an external engine needs proto=uci, proto=xboard or proto=hub")?;
+        // By default, the program's file name; the whole command if that is
+        // blank (`cmd=x/ `).
         let name = name.unwrap_or_else(|| {
             std::path::Path::new(&cmd)
                 .file_name()
-                .map_or(cmd.clone(), |f| f.to_string_lossy().into_owned())
+                .map(|f| f.to_string_lossy().trim().to_string())
+                .filter(|f| !f.is_empty())
+                .unwrap_or_else(|| cmd.trim().to_string())
         });
         Ok(PlayerSpec::External {
             name,
@@ -238,7 +242,8 @@ mod tests {
     use super::*;
 
     /// Found by the `player_spec` fuzz target: a blank command or name was
-    /// accepted, and the engine showed up nameless in tables and PGN.
+    /// accepted, or a command whose file name is blank gave a blank name,
+    /// and the engine showed up nameless in tables and PGN.
     #[test]
     fn blank_command_or_name_is_refused() {
         for spec in ["cmd=,proto=uci", "cmd=      ,proto=cecp,name=stall"] {
@@ -252,6 +257,8 @@ mod tests {
             spec.parse::<PlayerSpec>(),
             Err(format!("name= is empty in {:?}", spec.trim()))
         );
+        let spec: PlayerSpec = "cmd=engines/\t\t,proto=cecp".parse().unwrap();
+        assert_eq!(spec.name(), "engines/");
     }
 
     #[test]

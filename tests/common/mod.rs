@@ -1,5 +1,8 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the integration tests: every test crate
+//! (`tests/LAYER/main.rs`) declares `#[path = "../common/mod.rs"] mod common;`.
 #![allow(dead_code)]
+
+pub mod pipe;
 
 use std::path::PathBuf;
 
@@ -72,6 +75,20 @@ pub fn output_with_stdin(cmd: &mut std::process::Command, stdin: &str) -> std::p
         .write_all(stdin.as_bytes())
         .unwrap();
     child.wait_with_output().unwrap()
+}
+
+/// Runs the `retrochess` binary with `args` and `stdin`: (success, stdout,
+/// stderr).
+pub fn retrochess(args: &[&str], stdin: &str) -> (bool, String, String) {
+    let out = output_with_stdin(
+        std::process::Command::new(env!("CARGO_BIN_EXE_retrochess")).args(args),
+        stdin,
+    );
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 /// Asking a chess engine for its move after `moves` from `root`, as the
@@ -211,4 +228,35 @@ pub fn peer(name: &str) -> PathBuf {
                  run as root, or `sudo apt-get install {package}`"
             )
         })
+}
+
+/// The draughts engines the Hub tests serve with `retrochess hub`
+/// (`protocol::hub_session`, `runner::hub_match`, `interop::hub_interop`):
+/// a new driver's id goes here.
+pub const HUB_ENGINES: &[&str] = &["samuel-f8", "draughts-1k", "baker-draughts"];
+
+/// The `--engine` spec of `retrochess hub --engine ID` as an external
+/// engine of the match runner, named `hub-ID`.
+pub fn over_hub(id: &str) -> String {
+    format!(
+        "cmd={},arg=hub,arg=--engine,arg={id},proto=hub,name=hub-{id}",
+        env!("CARGO_BIN_EXE_retrochess")
+    )
+}
+
+/// Runs the peer `tests/peers/NAME` with [`python`], `args` and `stdin`:
+/// (success, stdout, stderr). The draughts peers exit with status 2 and
+/// `pip install pydraughts==0.6.7` on stderr when pydraughts is missing.
+pub fn peer_script(name: &str, args: &[&str], stdin: &str) -> (bool, String, String) {
+    let out = output_with_stdin(
+        std::process::Command::new(python())
+            .arg(repo(&format!("tests/peers/{name}")))
+            .args(args),
+        stdin,
+    );
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }

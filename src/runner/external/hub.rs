@@ -11,8 +11,9 @@
 //! (`level time=… [inc=…] [moves=…]`, the increment taken off the time
 //! since the engine adds it before the move; `level move-time=0.5` without
 //! a clock) and `go think`, and reads `done move=…`. A `done` without a
-//! move is a resignation; an `error` line before it means the engine
-//! refused our input, and it resigns with what it said.
+//! move is a resignation (with the reason of the last `info problem=`, where
+//! `retrochess hub` says why it has none); an `error` line before it means
+//! the engine refused our input, and it resigns with what it said.
 
 use std::time::Duration;
 
@@ -33,8 +34,12 @@ pub struct HubClient {
 
 /// What the engine answered to `go`.
 enum Answer {
-    /// `done`, and the value of its `move=`.
-    Done(Option<String>),
+    /// `done`: the value of its `move=`, and the last `info problem=`
+    /// before it (why `retrochess hub` sends no move).
+    Done {
+        mv: Option<String>,
+        problem: Option<String>,
+    },
     /// `error`, and its message.
     Error(String),
 }
@@ -112,10 +117,12 @@ impl HubClient {
         line
     }
 
-    /// Waits for `done`; an `error` before it is remembered.
+    /// Waits for `done`; an `error` before it is remembered, and so is
+    /// the last `info problem=`.
     fn answer(&mut self, limit: Duration) -> Result<Answer, Wait> {
         let mut refused: Option<String> = None;
-        let done = self.t.wait_for(limit, |l| {
+        let mut problem: Option<String> = None;
+        let mv = self.t.wait_for(limit, |l| {
             let line = split(l).ok().flatten()?;
             match line.command.as_str() {
                 "done" => Some(line.arg("move").map(str::to_string)),
@@ -123,22 +130,36 @@ impl HubClient {
                     refused.get_or_insert_with(|| line.arg("message").unwrap_or(l).to_string());
                     None
                 }
+                "info" => {
+                    if let Some(p) = line.arg("problem") {
+                        problem = Some(p.to_string());
+                    }
+                    None
+                }
                 _ => None,
             }
         })?;
         Ok(match refused {
             Some(message) => Answer::Error(message),
-            None => Answer::Done(done),
+            None => Answer::Done { mv, problem },
         })
     }
 
     /// The move `done` names, found among the legal moves of `game`'s
     /// position as pydraughts finds it, or why there is none.
-    fn read_move(&self, game: &Game<Draughts>, text: Option<String>) -> Turn<PdnMove> {
+    fn read_move(
+        &self,
+        game: &Game<Draughts>,
+        text: Option<String>,
+        problem: Option<String>,
+    ) -> Turn<PdnMove> {
         let name = self.t.name();
         let text = match text {
             Some(t) if !t.is_empty() => t,
-            _ => return Turn::Resign(format!("{name} has no move (done without one)")),
+            _ => {
+                let why = problem.map_or(String::new(), |p| format!(": {p}"));
+                return Turn::Resign(format!("{name} has no move (done without one){why}"));
+            }
         };
         match text.parse::<HubMove>() {
             Ok(hub) => Turn::Move {
@@ -168,7 +189,7 @@ impl Player<Draughts> for HubClient {
         self.t.send(&Self::level(clock));
         self.t.send("go think");
         match self.answer(move_limit(clock, MOVETIME_WITHOUT_CLOCK)) {
-            Ok(Answer::Done(text)) => self.read_move(game, text),
+            Ok(Answer::Done { mv, problem }) => self.read_move(game, mv, problem),
             Ok(Answer::Error(message)) => {
                 Turn::Resign(format!("{} refused our input: {message}", self.t.name()))
             }
