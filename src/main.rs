@@ -11,6 +11,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use retrochess::engines::{self, EngineOptions};
+use retrochess::machine::Core;
 use retrochess::machine::zx81::FramesMode;
 use retrochess::protocol::{self, Protocol};
 
@@ -52,6 +53,18 @@ struct EngineArgs {
     /// Load this tape or snapshot instead of the built-in one.
     #[arg(long, global = true)]
     tape: Option<PathBuf>,
+    /// Z80 core: z80emu (exact T-states, the default); iz80 (reproduces games recorded before
+    /// z80emu became the default; it counts JR cc not taken as 8 T-states and JP cc not taken
+    /// as 7, the Z80 manual says 7 and 10); lockstep (both, compared after every instruction; slow).
+    #[arg(long, value_enum, default_value = "z80emu", global = true)]
+    core: CoreArg,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum CoreArg {
+    Z80emu,
+    Iz80,
+    Lockstep,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -126,6 +139,11 @@ impl EngineArgs {
                 Frames::Fast => FramesMode::Fast,
             },
             tape: self.tape.clone(),
+            core: match self.core {
+                CoreArg::Z80emu => Core::Z80emu,
+                CoreArg::Iz80 => Core::Iz80,
+                CoreArg::Lockstep => Core::Lockstep,
+            },
             ..EngineOptions::default()
         }
     }

@@ -71,5 +71,11 @@ fn headless_xboard_plays_a_game_between_two_retro_engines() {
         ["1-0\"]", "0-1\"]", "1/2-1/2\"]"].contains(&result),
         "a finished game: {text}"
     );
-    assert!(text.contains("5. "), "at least five moves: {text}");
+    // Move numbers are read word by word: xboard wraps its lines, and under
+    // z80emu's exact timing the game's "5." ends a line (the assertion is
+    // unchanged: the fifth move number is there).
+    assert!(
+        text.split_whitespace().any(|w| w == "5."),
+        "at least five moves: {text}"
+    );
 }

@@ -21,7 +21,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Move};
 
 use crate::machine::zx81::FramesMode;
-use crate::machine::{MachineError, Stop, TextScreen};
+use crate::machine::{Core, MachineError, Stop, TextScreen};
 
 /// Who wrote a program, and how we present it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,6 +53,8 @@ pub struct EngineOptions {
     pub tape: Option<PathBuf>,
     /// T-states a single reply may take before the driver calls it hung.
     pub budget: u64,
+    /// The Z80 core the program's machine runs on.
+    pub core: Core,
 }
 
 impl Default for EngineOptions {
@@ -63,6 +65,7 @@ impl Default for EngineOptions {
             frames: FramesMode::Slow,
             tape: None,
             budget: DEFAULT_BUDGET,
+            core: Core::default(),
         }
     }
 }

@@ -185,7 +185,7 @@ impl OneKZxChess {
             Some(path) => crate::machine::read_tape(path)?,
             None => TAPE.to_vec(),
         };
-        let zx = boot(&tape, variant, options.frames, options.seed)?;
+        let zx = boot(&tape, variant, &options, options.seed)?;
         let mut engine = OneKZxChess {
             variant,
             options,
@@ -342,7 +342,7 @@ impl ChessEngine for OneKZxChess {
             .options
             .seed
             .wrapping_add(self.games.wrapping_mul(0x9E37_79B9));
-        self.zx = boot(&self.tape, self.variant, self.options.frames, seed)?;
+        self.zx = boot(&self.tape, self.variant, &self.options, seed)?;
         self.track = Some(self.tape_track());
         Ok(())
     }
@@ -436,10 +436,11 @@ impl ChessEngine for OneKZxChess {
 fn boot(
     tape: &[u8],
     variant: &Variant,
-    frames: FramesMode,
+    options: &EngineOptions,
     seed: u64,
 ) -> Result<Zx81, EngineError> {
-    let mut zx = Zx81::load_p(tape, frames, seed)?;
+    let mut zx = Zx81::load_p(tape, options.frames, seed)?;
+    zx.set_core(options.core);
     for (addr, bytes) in SIGNATURE {
         for (i, &want) in bytes.iter().enumerate() {
             let at = addr + i as u16;

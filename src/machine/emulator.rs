@@ -23,7 +23,7 @@
 //! budget boundary, on a bus signal or a HALT.
 
 use super::cpu::{self, Bus, Cpu, Marks, Memory, Regs, RunEnd};
-use super::{Stop, Watches};
+use super::{Core, Stop, Watches};
 
 /// How execution goes on after a trap.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,10 +99,10 @@ enum Visit {
 }
 
 impl<B: Bus> Emulator<B> {
-    /// A CPU as after power-on on `bus`.
+    /// A CPU (of the default core) as after power-on on `bus`.
     pub fn new(bus: B) -> Emulator<B> {
         let mut emu = Emulator {
-            cpu: Cpu::new(),
+            cpu: Cpu::new(Core::default()),
             bus,
             marks: Marks::new(),
             watches: Watches::default(),
@@ -113,6 +113,22 @@ impl<B: Bus> Emulator<B> {
         };
         emu.remap();
         emu
+    }
+
+    /// The core the CPU runs on.
+    pub fn core(&self) -> Core {
+        self.cpu.core()
+    }
+
+    /// Moves the CPU, its registers and its T-state count, to `core`.
+    pub fn set_core(&mut self, core: Core) {
+        if core != self.cpu.core() {
+            let (regs, tstates, halted) = (self.cpu.regs(), self.cpu.tstates(), self.cpu.halted());
+            debug_assert!(!halted, "a halted CPU changes core only by being reset");
+            self.cpu = Cpu::new(core);
+            self.cpu.set_regs(&regs);
+            self.cpu.set_tstates(tstates);
+        }
     }
 
     /// Marks again what is not executable (after the memory map changed).

@@ -134,6 +134,10 @@ impl Iz80 {
     }
 
     pub fn set_pc(&mut self, pc: u16) {
+        if self.halted() {
+            let regs = self.regs();
+            self.set_regs(&regs);
+        }
         self.cpu.registers().set_pc(pc);
     }
 
@@ -153,6 +157,10 @@ impl Iz80 {
     #[inline]
     pub fn tstates(&self) -> u64 {
         self.cpu.cycle_count().wrapping_add(self.offset)
+    }
+
+    pub fn set_tstates(&mut self, tstates: u64) {
+        self.offset = tstates.wrapping_sub(self.cpu.cycle_count());
     }
 
     pub fn halted(&self) -> bool {

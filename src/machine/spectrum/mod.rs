@@ -105,6 +105,7 @@ pub const IRQ_HANDLER_TSTATES: u64 = 1_000;
 /// The address space as the CPU sees it: the 48K of RAM (in a 64K array,
 /// the ROM's part unused), the handler's `EI; RET` during an interrupt, and
 /// what the running program did that the machine must notice.
+#[derive(Clone)]
 pub struct SpectrumBus {
     mem: Box<[u8; 0x10000]>,
     fault: Cell<Option<Fault>>,
@@ -197,6 +198,10 @@ impl Bus for SpectrumBus {
 
     fn take_fault(&mut self) -> Option<Fault> {
         self.fault.take()
+    }
+
+    fn ram(&self) -> &[u8] {
+        &self.mem[usize::from(RAM_START)..]
     }
 
     fn executable(&self, addr: u16) -> bool {

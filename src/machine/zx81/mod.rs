@@ -124,6 +124,7 @@ pub enum FramesMode {
 
 /// The address space as the CPU sees it: RAM, the ROM's key table, and the
 /// record of the last bad access.
+#[derive(Clone)]
 pub struct Zx81Bus {
     ram: Box<[u8; 0x4000]>,
     /// Address bits the RAM decodes.
@@ -198,6 +199,10 @@ impl Bus for Zx81Bus {
 
     fn take_fault(&mut self) -> Option<Fault> {
         self.fault.take()
+    }
+
+    fn ram(&self) -> &[u8] {
+        &self.ram[..=usize::from(self.mask)]
     }
 
     fn executable(&self, addr: u16) -> bool {
