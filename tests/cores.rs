@@ -188,19 +188,22 @@ fn tstates_counted_by_hand() {
 
 #[test]
 fn watches_and_breakpoints_stop_at_instruction_boundaries_on_every_core() {
-    // 6000: ld b,10       6002: loop: inc a      6003: set 3,l (CB DD)
-    // 6005: djnz loop     6007: halt
-    // The watch at 6004 is the second byte of SET 3,L, a DD that is no
-    // prefix there: never an instruction's start.
-    let code = [0x06, 10, 0x3C, 0xCB, 0xDD, 0x10, 0xFB, 0x76];
+    // 6000: ld b,10     6002: loop: inc a     6003: set 3,l (CB DD)
+    // 6005: ld ix,7000 (DD 21 00 70)     6009: djnz loop     600B: halt
+    // The watches at 6004 (a DD that is SET 3,L's second byte, no prefix)
+    // and 6006 (the opcode under LD IX's prefix) are no instruction's start.
+    let code = [
+        0x06, 10, 0x3C, 0xCB, 0xDD, 0xDD, 0x21, 0x00, 0x70, 0x10, 0xF7, 0x76,
+    ];
     for core in [Core::Z80emu, Core::Iz80, Core::Lockstep] {
         let mut zx = Zx81::new(Ram::K16, FramesMode::Slow, 1);
         zx.set_core(core);
         zx.load(0x6000, &code).unwrap();
         zx.jump(0x6000, 0x7F00);
-        zx.watch(&[0x6002, 0x6004, 0x6005]);
-        assert_eq!(zx.run(10_000), Stop::Halted { pc: 0x6007 }, "{core}");
-        assert_eq!((zx.hits(0), zx.hits(1), zx.hits(2)), (10, 0, 10), "{core}");
+        zx.watch(&[0x6002, 0x6004, 0x6005, 0x6006, 0x6009]);
+        assert_eq!(zx.run(10_000), Stop::Halted { pc: 0x600B }, "{core}");
+        let hits: Vec<u64> = (0..5).map(|i| zx.hits(i)).collect();
+        assert_eq!(hits, [10, 0, 10, 0, 10], "{core}");
         // A breakpoint leaves the CPU before the instruction: A counts the
         // INC A run so far.
         zx.jump(0x6000, 0x7F00);

@@ -1,43 +1,87 @@
-//! `retrochess bench`, in the manner of Stockfish's: a fixed, seeded sequence
-//! of engine moves (the engine against a seeded random mover, new games as
-//! needed), then the program's search timed in the harness and on a bare
-//! iz80, so the harness's cost is a ratio. Output is one figure per line.
+//! `retrochess bench`, in the manner of Stockfish's: a fixed, seeded
+//! sequence of engine moves (the engine against a seeded random mover, new
+//! games as needed), played on the default Z80 core and on the reference
+//! core (`iz80`) in the same run, move for move in turn, so that the
+//! speed-up is a ratio of figures taken under the same load. For each core:
+//! the emulated MHz end to end, the median host time per engine move, and
+//! the share of host time spent outside the core (the harness: run loop,
+//! ROM traps, screen reading, board diffing, arbitration). Then the
+//! program's search alone in the harness and on a bare `iz80`, as before.
+//! Output is one figure per line.
+//!
+//! Host times per move are the engine thread's CPU time (other processes on
+//! the host do not inflate them); the share outside the core compares wall
+//! times taken around the whole reply and around each run of the CPU.
 
 use std::time::{Duration, Instant};
 
 use retrochess::arbiter::{Game, Verdict, judge};
-use retrochess::engines::{self, EngineOptions, Played};
-use retrochess::machine::SplitMix64;
+use retrochess::engines::{self, ChessEngine, EngineOptions, Played};
+use retrochess::machine::{Core, SplitMix64, profile};
 use shakmaty::{Chess, Position};
 
-pub fn run(id: &str, options: &EngineOptions, moves: usize) -> Result<(), String> {
-    let options = EngineOptions {
-        think_first_move: true,
-        ..options.clone()
-    };
-    let mut engine = engines::create(id, &options).map_err(|e| e.to_string())?;
-    let mut rng = SplitMix64::new(options.seed);
-    let mut game = Game::new(Chess::default());
-    let (mut host, mut authentic, mut tstates) = (Vec::new(), Vec::new(), 0u64);
-    let started = Instant::now();
-    while host.len() < moves {
-        if game.ending().is_some() || game.moves().len() >= 120 {
-            game = Game::new(Chess::default());
-            engine.new_game().map_err(|e| e.to_string())?;
-        }
-        let pos = game.position().clone();
-        if pos.turn().is_black() {
+/// One core's run of the workload.
+struct Workload {
+    core: Core,
+    engine: Box<dyn ChessEngine>,
+    rng: SplitMix64,
+    game: Game,
+    /// CPU time of each engine move.
+    host: Vec<Duration>,
+    /// Wall time of the moves, and the part of it inside the core.
+    wall: Duration,
+    in_core: Duration,
+    authentic: Vec<Duration>,
+    tstates: u64,
+}
+
+impl Workload {
+    fn new(id: &str, options: &EngineOptions, core: Core) -> Result<Workload, String> {
+        let options = EngineOptions {
+            core,
+            think_first_move: true,
+            ..options.clone()
+        };
+        Ok(Workload {
+            core,
+            engine: engines::create(id, &options).map_err(|e| e.to_string())?,
+            rng: SplitMix64::new(options.seed),
+            game: Game::new(Chess::default()),
+            host: Vec::new(),
+            wall: Duration::ZERO,
+            in_core: Duration::ZERO,
+            authentic: Vec::new(),
+            tstates: 0,
+        })
+    }
+
+    /// Plays the random mover's moves, then one engine move.
+    fn engine_move(&mut self, budget: u64) -> Result<(), String> {
+        loop {
+            if self.game.ending().is_some() || self.game.moves().len() >= 120 {
+                self.game = Game::new(Chess::default());
+                self.engine.new_game().map_err(|e| e.to_string())?;
+            }
+            let pos = self.game.position().clone();
+            if pos.turn().is_white() {
+                break;
+            }
             let legal = pos.legal_moves();
-            game.push(legal[rng.range(0, legal.len() as u64 - 1) as usize]);
-            continue;
+            self.game
+                .push(legal[self.rng.range(0, legal.len() as u64 - 1) as usize]);
         }
-        let t = Instant::now();
-        let reply = engine
-            .play(game.root(), game.moves(), options.budget)
-            .map_err(|e| e.to_string())?;
-        host.push(t.elapsed());
-        authentic.push(reply.authentic);
-        tstates += reply.tstates;
+        let pos = self.game.position().clone();
+        let (t, cpu) = (Instant::now(), thread_cpu_time());
+        let (reply, in_core) = profile::core_time(|| {
+            self.engine
+                .play(self.game.root(), self.game.moves(), budget)
+        });
+        let reply = reply.map_err(|e| e.to_string())?;
+        self.host.push(thread_cpu_time().saturating_sub(cpu));
+        self.wall += t.elapsed();
+        self.in_core += in_core;
+        self.authentic.push(reply.authentic);
+        self.tstates += reply.tstates;
         let legal = match reply.played {
             Played::Move(uci) => match judge(&pos, &uci) {
                 Verdict::Legal(m) => Some(m),
@@ -46,24 +90,83 @@ pub fn run(id: &str, options: &EngineOptions, moves: usize) -> Result<(), String
             _ => None,
         };
         match legal {
-            Some(m) => game.push(m),
-            None => game = Game::new(Chess::default()),
+            Some(m) => self.game.push(m),
+            None => self.game = Game::new(Chess::default()),
+        }
+        Ok(())
+    }
+
+    fn host_time(&self) -> Duration {
+        self.host.iter().sum()
+    }
+
+    fn mhz(&self) -> f64 {
+        mhz(self.tstates, self.host_time())
+    }
+
+    /// Prints the figures, each key prefixed with `prefix`.
+    fn report(&self, prefix: &str) {
+        let total = self.host_time();
+        println!("{prefix}engine moves: {}", self.host.len());
+        println!("{prefix}total T-states: {}", self.tstates);
+        println!("{prefix}host time: {:.3} s", total.as_secs_f64());
+        println!("{prefix}emulated MHz: {:.1}", self.mhz());
+        println!(
+            "{prefix}median host ms per move: {:.3}",
+            median(&self.host).as_secs_f64() * 1e3
+        );
+        println!(
+            "{prefix}median authentic s per move: {:.2}",
+            median(&self.authentic).as_secs_f64()
+        );
+        let outside = self.wall.saturating_sub(self.in_core).as_secs_f64();
+        println!(
+            "{prefix}host time outside the core: {:.1}%",
+            100.0 * outside / self.wall.as_secs_f64().max(1e-9)
+        );
+    }
+}
+
+pub fn run(id: &str, options: &EngineOptions, moves: usize) -> Result<(), String> {
+    let started = Instant::now();
+    let mut runs = [
+        Workload::new(id, options, Core::default())?,
+        Workload::new(id, options, Core::Iz80)?,
+    ];
+    for _ in 0..moves {
+        for run in &mut runs {
+            run.engine_move(options.budget)?;
         }
     }
-    let total: Duration = host.iter().sum();
+    let [default, reference] = &mut runs;
     println!("engine: {id}");
-    println!("engine moves: {}", host.len());
-    println!("total T-states: {tstates}");
-    println!("host time: {:.3} s", total.as_secs_f64());
-    println!("emulated MHz: {:.1}", mhz(tstates, total));
+    println!("core: {}", default.core);
+    default.report("");
     println!(
-        "median host ms per move: {:.3}",
-        median(&host).as_secs_f64() * 1e3
+        "reference core: {} (the same workload, move for move in turn)",
+        reference.core
+    );
+    reference.report(&format!("{} ", reference.core));
+    println!(
+        "speed-up, emulated MHz {}/{}: {:.2}x",
+        default.core,
+        reference.core,
+        default.mhz() / reference.mhz().max(1e-9)
     );
     println!(
-        "median authentic s per move: {:.2}",
-        median(&authentic).as_secs_f64()
+        "speed-up, median host ms per move {}/{}: {:.2}x",
+        reference.core,
+        default.core,
+        median(&reference.host).as_secs_f64() / median(&default.host).as_secs_f64().max(1e-9)
     );
+    search_rates(default.engine.as_mut());
+    println!("wall time: {:.3} s", started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// The search alone, in the harness on the default core and on a bare
+/// `iz80` with nothing between instructions (engines that offer it).
+fn search_rates(engine: &mut dyn ChessEngine) {
     let mut harness = Vec::new();
     let mut bare = Vec::new();
     for _ in 0..9 {
@@ -74,11 +177,24 @@ pub fn run(id: &str, options: &EngineOptions, moves: usize) -> Result<(), String
     }
     if let (Some(h), Some(b)) = (median_f(&mut harness), median_f(&mut bare)) {
         println!("harness search: {h:.1} MHz");
-        println!("raw {b:.1} MHz");
+        println!("raw {b:.1} MHz (bare iz80)");
         println!("harness/raw: {:.1}%", 100.0 * h / b);
     }
-    println!("wall time: {:.3} s", started.elapsed().as_secs_f64());
-    Ok(())
+}
+
+/// CPU time of the calling thread.
+fn thread_cpu_time() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid timespec for the call to fill in.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0;
+    if ok {
+        Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+    } else {
+        Duration::ZERO
+    }
 }
 
 fn mhz(tstates: u64, time: Duration) -> f64 {

@@ -23,7 +23,7 @@
 //! budget boundary, on a bus signal or a HALT.
 
 use super::cpu::{self, Bus, Cpu, Marks, Memory, Regs, RunEnd};
-use super::{Core, Stop, Watches};
+use super::{Core, Stop, Watches, profile};
 
 /// How execution goes on after a trap.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -430,9 +430,8 @@ impl<B: Bus> Emulator<B> {
     /// Runs the CPU until the next event or the budget's end.
     fn segment<D: Devices<B>>(&mut self, dev: &D, limit: u64) -> Option<Stop> {
         let until = dev.next_event().min(limit.saturating_add(self.idle));
-        let end = self
-            .cpu
-            .run(&mut self.bus, &self.marks, until.saturating_sub(self.extra));
+        let (cpu, bus, marks) = (&mut self.cpu, &mut self.bus, &self.marks);
+        let end = profile::in_core(|| cpu.run(bus, marks, until.saturating_sub(self.extra)));
         if let Some(fault) = self.bus.take_fault() {
             return Some(Stop::Fault(fault.at(self.cpu.last_pc())));
         }

@@ -20,6 +20,7 @@
 
 pub mod cpu;
 pub mod emulator;
+pub mod profile;
 pub mod rng;
 pub mod screen;
 pub mod spectrum;

@@ -9,7 +9,9 @@
 //! boundary with nothing run. The same happens at the fetch after an
 //! instruction during which the bus raised its signal. Fetches that
 //! continue an instruction (after a CB, ED, DD or FD prefix) are never
-//! stopped: a mark is always an instruction's first byte.
+//! stopped: a mark is always an instruction's first byte. Telling them
+//! apart costs the hot path only a record of the last two fetches; it is
+//! decided at marked addresses alone (`Wire::starts_instruction`).
 
 use std::num::Wrapping;
 
@@ -19,12 +21,6 @@ use z80emu::{Clock, Cpu as _, CpuDebug, InterruptMode, Io, Prefix, StkReg16, Z80
 use super::{Bus, Marks, Regs, RunEnd};
 
 const HALT: u8 = 0x76;
-/// No continuation fetch expected.
-const NONE: u32 = u32::MAX;
-/// The fetch after CB or ED: the instruction's second opcode byte.
-const SECOND: u32 = 1 << 16;
-/// The fetch after DD or FD: an opcode under the index prefix.
-const INDEXED: u32 = 2 << 16;
 
 type NoDebug = Option<fn(CpuDebug)>;
 
@@ -36,28 +32,59 @@ pub struct Z80emu {
     last_pc: u16,
 }
 
+/// No fetch recorded.
+const NONE: u32 = u32::MAX;
+
+/// The byte of a recorded opcode fetch (address in the low 16 bits, byte
+/// above) if it was at `at`.
+fn fetched(record: u32, at: u16) -> Option<u8> {
+    (record != NONE && record as u16 == at).then_some((record >> 16) as u8)
+}
+
 /// A bus as `z80emu` wants it, with the marks that stop a run (none when
 /// single-stepping).
 struct Wire<'a, B> {
     bus: &'a mut B,
     marks: Option<&'a Marks>,
-    /// The address of an expected continuation fetch and its kind, or NONE.
-    expect: u32,
+    /// The last opcode fetch (see [`fetched`]).
+    last: u32,
     /// The last fetch was answered with a HALT to stop the run.
     trapped: bool,
-    /// The first byte of the last instruction begun.
-    insn: u16,
 }
 
 impl<'a, B: Bus> Wire<'a, B> {
-    fn new(bus: &'a mut B, marks: Option<&'a Marks>, pc: u16) -> Self {
+    fn new(bus: &'a mut B, marks: Option<&'a Marks>) -> Self {
         Wire {
             bus,
             marks,
-            expect: NONE,
+            last: NONE,
             trapped: false,
-            insn: pc,
         }
+    }
+
+    /// Does the fetch at `pc` start an instruction? Not if the fetch just
+    /// before, at `pc − 1`, was a prefix (CB, ED, DD or FD), unless that
+    /// byte was the second of a CB or ED instruction (`SET 3,L` is CB DD),
+    /// which the byte at `pc − 2` tells. (So only a mark inside an
+    /// instruction, or a jump into the middle of one, could be misjudged.)
+    fn starts_instruction(&self, pc: u16) -> bool {
+        let Some(before) = fetched(self.last, pc.wrapping_sub(1)) else {
+            return true;
+        };
+        !matches!(before, 0xCB | 0xDD | 0xED | 0xFD)
+            || matches!(self.bus.peek(pc.wrapping_sub(2)), 0xCB | 0xED)
+    }
+
+    /// The first byte of the last instruction fetched (for fault reports;
+    /// a DD CB instruction is named by its CB).
+    fn last_instruction(&self) -> Option<u16> {
+        (self.last != NONE).then(|| {
+            let at = self.last as u16;
+            let before = self.bus.peek(at.wrapping_sub(1));
+            let prefixed = matches!(before, 0xCB | 0xDD | 0xED | 0xFD)
+                && !matches!(self.bus.peek(at.wrapping_sub(2)), 0xCB | 0xED);
+            if prefixed { at.wrapping_sub(1) } else { at }
+        })
     }
 }
 
@@ -79,27 +106,15 @@ impl<B: Bus> z80emu::Memory for Wire<'_, B> {
 
     #[inline(always)]
     fn read_opcode(&mut self, pc: u16, _ir: u16, _ts: u64) -> u8 {
-        let continuation = self.expect & 0xFFFF == u32::from(pc) && self.expect != NONE;
-        let kind = self.expect & !0xFFFF;
-        if !continuation {
-            if let Some(marks) = self.marks
-                && (marks.at(pc) != 0 || self.bus.signalled())
-            {
-                self.trapped = true;
-                return HALT;
-            }
-            self.insn = pc;
+        if let Some(marks) = self.marks
+            && (marks.at(pc) != 0) | self.bus.signalled()
+            && self.starts_instruction(pc)
+        {
+            self.trapped = true;
+            return HALT;
         }
         let op = self.bus.read(pc);
-        let next = u32::from(pc.wrapping_add(1));
-        self.expect = match op {
-            _ if continuation && kind == SECOND => NONE,
-            0xED => next | SECOND,
-            0xCB if continuation => NONE, // DD CB d op: d and op are data reads
-            0xCB => next | SECOND,
-            0xDD | 0xFD => next | INDEXED,
-            _ => NONE,
-        };
+        self.last = u32::from(pc) | (u32::from(op) << 16);
         op
     }
 
@@ -279,11 +294,11 @@ impl Z80emu {
         if self.clock.is_past_limit(until) {
             return RunEnd::Limit;
         }
-        let mut wire = Wire::new(bus, Some(marks), self.pc());
+        let mut wire = Wire::new(bus, Some(marks));
         let result = self
             .cpu
             .execute_with_limit(&mut wire, &mut self.clock, until);
-        self.last_pc = wire.insn;
+        self.last_pc = wire.last_instruction().unwrap_or(self.last_pc);
         let trapped = wire.trapped;
         let signalled = wire.bus.signalled();
         if result.is_ok() {
@@ -308,7 +323,8 @@ impl Z80emu {
     }
 
     pub fn step<B: Bus>(&mut self, bus: &mut B) {
-        let mut wire = Wire::new(bus, None, self.pc());
+        self.last_pc = self.pc();
+        let mut wire = Wire::new(bus, None);
         loop {
             let _ = self
                 .cpu
@@ -317,14 +333,13 @@ impl Z80emu {
                 break;
             }
         }
-        self.last_pc = wire.insn;
     }
 
     pub fn interrupt_im1<B: Bus>(&mut self, bus: &mut B) -> bool {
         if !self.cpu.is_irq_allowed() {
             return false;
         }
-        let mut wire = Wire::new(bus, None, self.pc());
+        let mut wire = Wire::new(bus, None);
         self.cpu
             .irq(&mut wire, &mut self.clock, NoDebug::None)
             .is_some()
