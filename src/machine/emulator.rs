@@ -131,14 +131,13 @@ impl<B: Bus> Emulator<B> {
         }
     }
 
-    /// Marks again what is not executable (after the memory map changed).
+    /// Marks again what is not executable (after the memory map changed),
+    /// page by page: the machines' memory maps change at 256-byte
+    /// boundaries.
     pub fn remap(&mut self) {
-        for addr in 0..=u16::MAX {
-            if self.bus.executable(addr) {
-                self.marks.clear(addr, Marks::ROM);
-            } else {
-                self.marks.set(addr, Marks::ROM);
-            }
+        for page in 0..=255u16 {
+            let executable = self.bus.executable(page << 8);
+            self.marks.page(page as u8, Marks::ROM, !executable);
         }
     }
 
@@ -188,6 +187,11 @@ impl<B: Bus> Emulator<B> {
     /// The flags register.
     pub fn f(&self) -> u8 {
         self.cpu.f()
+    }
+
+    /// The accumulator.
+    pub fn a(&self) -> u8 {
+        self.cpu.a()
     }
 
     /// Continues execution at `pc` with the stack pointer at `sp`.
@@ -352,19 +356,20 @@ impl<B: Bus> Emulator<B> {
                 self.visit(dev, pc, mark, first, breakpoint)
             };
             first = false;
-            match visit {
+            // A program stuck for good ends a run of the CPU at the event
+            // (or halts): only then is it looked for.
+            let ended_at_limit = match visit {
                 Visit::Stop(stop) => return stop,
-                Visit::Trapped => {}
-                Visit::Run => {
-                    if let Some(stop) = self.segment(dev, limit) {
-                        return stop;
-                    }
-                }
-            }
+                Visit::Trapped => false,
+                Visit::Run => match self.segment(dev, limit) {
+                    Ok(end) => matches!(end, RunEnd::Limit | RunEnd::Halt),
+                    Err(stop) => return stop,
+                },
+            };
             if let Some(stop) = dev.after(self) {
                 return stop;
             }
-            if let Some(stop) = self.stuck(dev) {
+            if ended_at_limit && let Some(stop) = self.stuck(dev) {
                 return stop;
             }
             if self.busy_tstates() >= limit {
@@ -428,15 +433,15 @@ impl<B: Bus> Emulator<B> {
     }
 
     /// Runs the CPU until the next event or the budget's end.
-    fn segment<D: Devices<B>>(&mut self, dev: &D, limit: u64) -> Option<Stop> {
+    fn segment<D: Devices<B>>(&mut self, dev: &D, limit: u64) -> Result<RunEnd, Stop> {
         let until = dev.next_event().min(limit.saturating_add(self.idle));
         let (cpu, bus, marks) = (&mut self.cpu, &mut self.bus, &self.marks);
         let end = profile::in_core(|| cpu.run(bus, marks, until.saturating_sub(self.extra)));
         if let Some(fault) = self.bus.take_fault() {
-            return Some(Stop::Fault(fault.at(self.cpu.last_pc())));
+            return Err(Stop::Fault(fault.at(self.cpu.last_pc())));
         }
         debug_assert!(end != RunEnd::Halt || self.cpu.halted());
-        None
+        Ok(end)
     }
 
     /// A program that can never do anything else: a HALT nothing will end,

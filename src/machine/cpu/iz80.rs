@@ -146,6 +146,10 @@ impl Iz80 {
         self.cpu.immutable_registers().get16(Reg16::SP)
     }
 
+    pub fn a(&self) -> u8 {
+        self.cpu.immutable_registers().a()
+    }
+
     pub fn f(&self) -> u8 {
         self.cpu.immutable_registers().get8(Reg8::F)
     }

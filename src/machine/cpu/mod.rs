@@ -178,6 +178,18 @@ impl Marks {
     pub fn clear(&mut self, addr: u16, flag: u8) {
         self.0[usize::from(addr)] &= !flag;
     }
+
+    /// Sets (`on`) or clears `flag` on the 256 addresses of `page`.
+    pub fn page(&mut self, page: u8, flag: u8, on: bool) {
+        let start = usize::from(page) << 8;
+        for m in &mut self.0[start..start + 256] {
+            if on {
+                *m |= flag;
+            } else {
+                *m &= !flag;
+            }
+        }
+    }
 }
 
 impl Default for Marks {
@@ -278,6 +290,11 @@ impl Cpu {
     /// The flags register.
     pub fn f(&self) -> u8 {
         each!(self, cpu => cpu.f())
+    }
+
+    /// The accumulator.
+    pub fn a(&self) -> u8 {
+        each!(self, cpu => cpu.a())
     }
 
     /// T-states the CPU has run since power-on.

@@ -259,6 +259,10 @@ impl Z80emu {
         self.cpu.set_sp(sp);
     }
 
+    pub fn a(&self) -> u8 {
+        self.cpu.get_acc()
+    }
+
     pub fn f(&self) -> u8 {
         self.cpu.get_flags().bits()
     }

@@ -131,6 +131,15 @@ impl SpectrumBus {
         }
     }
 
+    /// Writes `value` over `range` of RAM (the display file and attributes
+    /// that CLS clears).
+    fn fill(&mut self, range: std::ops::Range<u16>, value: u8) {
+        let (start, end) = (range.start.max(RAM_START), range.end);
+        if start < end {
+            self.mem[usize::from(start)..usize::from(end)].fill(value);
+        }
+    }
+
     #[cold]
     #[inline(never)]
     fn read_rom(&self, address: u16) -> u8 {
@@ -344,9 +353,7 @@ impl Spectrum48 {
         }
         zx.poke16(sysvar::CHANS, CHANNELS);
         zx.poke16(sysvar::CURCHL, CHANNELS);
-        for a in 0x5800..0x5B00 {
-            zx.poke(a, 0x38);
-        }
+        zx.bus_mut().fill(0x5800..0x5B00, 0x38);
         let regs = Regs {
             iy: sysvar::IY_BASE,
             i: 0x3F,
