@@ -9,7 +9,7 @@ use retrochess::arbiter::{Game, Verdict, judge};
 use retrochess::engines::{self, EngineOptions, Played};
 use retrochess::machine::cpu::lockstep;
 use retrochess::machine::zx81::{FramesMode, Ram, Zx81};
-use retrochess::machine::{Core, SplitMix64, Stop};
+use retrochess::machine::{Core, Memory, Regs, Resume, SplitMix64, Stop};
 use shakmaty::{Chess, Position};
 
 /// The engines whose searches run on both cores, and how many replies each
@@ -243,4 +243,29 @@ fn moves_evaluated_are_counted_alike_on_both_cores() {
     assert!(a.1 >= 20, "{a:?}");
     // The T-states differ only by iz80's miscounted conditional jumps.
     assert!(a.2 != b.2 && a.2.abs_diff(b.2) * 50 < a.2, "{a:?} {b:?}");
+}
+
+#[test]
+fn an_observing_trap_sees_every_visit_before_the_instruction() {
+    // How a driver reads each candidate's score: a trap that looks at the
+    // registers and lets the instruction run (Resume::Continue, PC kept).
+    // 6000: ld b,5; xor a    6003: loop: inc a    6004: djnz loop; halt
+    let code = [0x06, 5, 0xAF, 0x3C, 0x10, 0xFD, 0x76];
+    for core in [Core::Z80emu, Core::Iz80, Core::Lockstep] {
+        let mut zx = Zx81::new(Ram::K16, FramesMode::Slow, 1);
+        zx.set_core(core);
+        zx.load(0x6000, &code).unwrap();
+        zx.jump(0x6000, 0x7F00);
+        let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let log = seen.clone();
+        zx.trap(0x6003, move |regs: &mut Regs, _: &mut dyn Memory| {
+            log.lock().unwrap().push(regs.a());
+            Resume::Continue { tstates: 0 }
+        });
+        assert_eq!(zx.run(10_000), Stop::Halted { pc: 0x6006 }, "{core}");
+        assert_eq!(*seen.lock().unwrap(), [0, 1, 2, 3, 4], "{core}");
+        assert_eq!(zx.regs().a(), 5, "{core}");
+        // ld b,n 7 + xor a 4 + 5 × inc a 4 + 4 × djnz 13 + djnz 8 + halt 4.
+        assert_eq!(zx.busy_tstates(), 7 + 4 + 20 + 52 + 8 + 4, "{core}");
+    }
 }

@@ -10,8 +10,9 @@
 //! instruction during which the bus raised its signal. Fetches that
 //! continue an instruction (after a CB, ED, DD or FD prefix) are never
 //! stopped: a mark is always an instruction's first byte. Telling them
-//! apart costs the hot path only a record of the last two fetches; it is
-//! decided at marked addresses alone (`Wire::starts_instruction`).
+//! apart costs the hot path a record of the last fetch and a test for the
+//! four prefix-like bytes; the rest is decided off it (`Wire::note_prefix`,
+//! `Wire::starts_instruction`).
 
 use std::num::Wrapping;
 
@@ -41,6 +42,20 @@ fn fetched(record: u32, at: u16) -> Option<u8> {
     (record != NONE && record as u16 == at).then_some((record >> 16) as u8)
 }
 
+/// The last fetch of a byte that can be a prefix (CB, ED, DD, FD).
+#[derive(Clone, Copy)]
+struct PrefixFetch {
+    at: u16,
+    /// The byte acts as a prefix (it is not the second byte of a CB or ED
+    /// instruction, as DD is in `SET 3,L`).
+    acting: bool,
+    /// The next opcode fetch continues its instruction (not after DD CB,
+    /// whose displacement and opcode are read as data).
+    continued: bool,
+    /// The first byte of its instruction.
+    start: u16,
+}
+
 /// A bus as `z80emu` wants it, with the marks that stop a run (none when
 /// single-stepping).
 struct Wire<'a, B> {
@@ -48,6 +63,8 @@ struct Wire<'a, B> {
     marks: Option<&'a Marks>,
     /// The last opcode fetch (see [`fetched`]).
     last: u32,
+    /// The last fetch of a prefix-like byte, if any in this run.
+    prefix: Option<PrefixFetch>,
     /// The last fetch was answered with a HALT to stop the run.
     trapped: bool,
 }
@@ -58,32 +75,48 @@ impl<'a, B: Bus> Wire<'a, B> {
             bus,
             marks,
             last: NONE,
+            prefix: None,
             trapped: false,
         }
     }
 
-    /// Does the fetch at `pc` start an instruction? Not if the fetch just
-    /// before, at `pc − 1`, was a prefix (CB, ED, DD or FD), unless that
-    /// byte was the second of a CB or ED instruction (`SET 3,L` is CB DD),
-    /// which the byte at `pc − 2` tells. (So only a mark inside an
-    /// instruction, or a jump into the middle of one, could be misjudged.)
-    fn starts_instruction(&self, pc: u16) -> bool {
-        let Some(before) = fetched(self.last, pc.wrapping_sub(1)) else {
-            return true;
-        };
-        !matches!(before, 0xCB | 0xDD | 0xED | 0xFD)
-            || matches!(self.bus.peek(pc.wrapping_sub(2)), 0xCB | 0xED)
+    /// Does the opcode fetch at `pc`, coming right after the fetch in
+    /// `last`, continue a prefixed instruction?
+    fn continues(&self, pc: u16) -> Option<PrefixFetch> {
+        let before = pc.wrapping_sub(1);
+        self.prefix
+            .filter(|p| p.at == before && p.continued && fetched(self.last, before).is_some())
     }
 
-    /// The first byte of the last instruction fetched (for fault reports;
-    /// a DD CB instruction is named by its CB).
+    /// Does the fetch at `pc` start an instruction?
+    fn starts_instruction(&self, pc: u16) -> bool {
+        self.continues(pc).is_none()
+    }
+
+    /// Notes the fetch of a prefix-like byte (rare: kept off the hot path).
+    #[cold]
+    #[inline(never)]
+    fn note_prefix(&mut self, pc: u16, op: u8) {
+        let (acting, start, after_index) = match self.continues(pc) {
+            Some(p) if matches!(self.bus.peek(p.at), 0xCB | 0xED) => (false, p.start, false),
+            Some(p) => (true, p.start, true),
+            None => (true, pc, false),
+        };
+        self.prefix = Some(PrefixFetch {
+            at: pc,
+            acting,
+            continued: acting && !(op == 0xCB && after_index),
+            start,
+        });
+    }
+
+    /// The first byte of the last instruction fetched (for fault reports).
     fn last_instruction(&self) -> Option<u16> {
-        (self.last != NONE).then(|| {
-            let at = self.last as u16;
-            let before = self.bus.peek(at.wrapping_sub(1));
-            let prefixed = matches!(before, 0xCB | 0xDD | 0xED | 0xFD)
-                && !matches!(self.bus.peek(at.wrapping_sub(2)), 0xCB | 0xED);
-            if prefixed { at.wrapping_sub(1) } else { at }
+        let at = (self.last != NONE).then_some(self.last as u16)?;
+        Some(match self.prefix {
+            Some(p) if p.at == at && p.acting => p.start,
+            Some(p) if p.at == at.wrapping_sub(1) && p.continued => p.start,
+            _ => at,
         })
     }
 }
@@ -114,6 +147,9 @@ impl<B: Bus> z80emu::Memory for Wire<'_, B> {
             return HALT;
         }
         let op = self.bus.read(pc);
+        if matches!(op, 0xCB | 0xDD | 0xED | 0xFD) {
+            self.note_prefix(pc, op);
+        }
         self.last = u32::from(pc) | (u32::from(op) << 16);
         op
     }
@@ -313,6 +349,7 @@ impl Z80emu {
             return RunEnd::Limit;
         }
         if !trapped {
+            self.last_pc = self.cpu.get_pc();
             return RunEnd::Halt;
         }
         // Take back the HALT fed at the marked address.
