@@ -12,7 +12,6 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use retrochess::engines::{self, EngineOptions};
 use retrochess::machine::Core;
-use retrochess::machine::zx81::FramesMode;
 use retrochess::protocol::{self, Protocol};
 
 const DEFAULT_ENGINE: &str = "1k-zx-chess";
@@ -53,9 +52,15 @@ struct EngineArgs {
     /// Load this tape or snapshot instead of the built-in one.
     #[arg(long, global = true)]
     tape: Option<PathBuf>,
+    /// Set an option an engine's driver declares (NAME=VALUE; see the
+    /// options each engine offers over UCI); engines that do not declare it
+    /// ignore it.
+    #[arg(long = "option", value_name = "NAME=VALUE", global = true)]
+    driver_options: Vec<String>,
     /// Z80 core: z80emu (exact T-states, the default); iz80 (reproduces games recorded before
-    /// z80emu became the default; it counts JR cc not taken as 8 T-states and JP cc not taken
-    /// as 7, the Z80 manual says 7 and 10); lockstep (both, compared after every instruction; slow).
+    /// z80emu became the default; it counts JR cc not taken as 8 T-states and JP cc as 7 not
+    /// taken, 12 taken, the Z80 manual says 7 and 10); lockstep (both, compared after every
+    /// instruction; slow).
     #[arg(long, value_enum, default_value = "z80emu", global = true)]
     core: CoreArg,
 }
@@ -89,14 +94,20 @@ enum Command {
     },
     /// Play a match or round-robin: built-in engines, `random`, or external engines.
     Match(cli::matches::MatchArgs),
-    /// Play the engine in this terminal, in standard coordinates (e2e4).
+    /// Play the engine in this terminal: chess in standard coordinates
+    /// (e2e4) or SAN, draughts in PDN numbering (11-15, 15x24).
     Play {
         /// Engine to play.
         #[arg(long, short)]
         engine: Option<String>,
-        /// Your colour.
-        #[arg(long, value_enum, default_value = "black")]
-        color: Side,
+        /// Your colour (default: Black in chess; White in draughts, where
+        /// Black moves first).
+        #[arg(long, value_enum)]
+        color: Option<Side>,
+        /// The draughts rules that judge every move: english (default) or
+        /// zx81-1k (Draughts 1K's house rules).
+        #[arg(long)]
+        rules: Option<String>,
         /// Show the emulated screen with ANSI reverse video.
         #[arg(long)]
         ansi: bool,
@@ -130,14 +141,11 @@ enum Side {
 }
 
 impl EngineArgs {
-    fn options(&self) -> EngineOptions {
-        EngineOptions {
+    /// The engine options: `--frames` and `--think-first-move` are
+    /// shorthands for the 1K ZX Chess driver's `Frames` and `Opening`.
+    fn options(&self) -> Result<EngineOptions, String> {
+        let mut options = EngineOptions {
             seed: self.seed,
-            think_first_move: self.think_first_move,
-            frames: match self.frames {
-                Frames::Slow => FramesMode::Slow,
-                Frames::Fast => FramesMode::Fast,
-            },
             tape: self.tape.clone(),
             core: match self.core {
                 CoreArg::Z80emu => Core::Z80emu,
@@ -145,7 +153,23 @@ impl EngineArgs {
                 CoreArg::Lockstep => Core::Lockstep,
             },
             ..EngineOptions::default()
+        };
+        let frames = match self.frames {
+            Frames::Slow => "slow",
+            Frames::Fast => "fast",
+        };
+        options = options.with(engines::onek::FRAMES, frames);
+        if self.think_first_move {
+            options = options.with(engines::onek::OPENING, "think");
         }
+        for pair in &self.driver_options {
+            let (name, value) = pair
+                .split_once('=')
+                .filter(|(n, _)| !n.trim().is_empty())
+                .ok_or_else(|| format!("--option {pair:?}: expected NAME=VALUE"))?;
+            options = options.with(name.trim(), value.trim());
+        }
+        Ok(options)
     }
 }
 
@@ -161,7 +185,13 @@ fn main() -> ExitCode {
         .parse_env("RETROCHESS_LOG")
         .target(env_logger::Target::Stderr)
         .init();
-    let options = cli.options.options();
+    let options = match cli.options.options() {
+        Ok(options) => options,
+        Err(e) => {
+            eprintln!("retrochess: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let top = cli.engine;
     // `--engine` may stand before or after the subcommand.
     let pick = |e: Option<String>| {
@@ -170,23 +200,24 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Some(Command::Uci { engine }) => {
-            protocol::serve(Protocol::Uci, &pick(engine), options, None)
+            protocol::serve(Protocol::Uci, &pick(engine), options, None).map_err(Into::into)
         }
         Some(Command::Xboard { engine }) => {
-            protocol::serve(Protocol::Xboard, &pick(engine), options, None)
+            protocol::serve(Protocol::Xboard, &pick(engine), options, None).map_err(Into::into)
         }
         None => detect_and_serve(&pick(None), options),
         Some(Command::Match(args)) => cli::matches::run(&args, &options),
         Some(Command::Play {
             engine,
             color,
+            rules,
             ansi,
         }) => {
-            let person = match color {
+            let person = color.map(|c| match c {
                 Side::White => shakmaty::Color::White,
                 Side::Black => shakmaty::Color::Black,
-            };
-            cli::play::run(&pick(engine), &options, person, ansi)
+            });
+            cli::play::run(&pick(engine), &options, person, rules.as_deref(), ansi)
         }
         Some(Command::Screen { engine, color }) => cli::screen(&pick(engine), &options, color),
         Some(Command::Bench { engine, moves }) => cli::bench::run(&pick(engine), &options, moves),
@@ -212,14 +243,14 @@ fn main() -> ExitCode {
 }
 
 /// No subcommand: the GUI's first line says which protocol it speaks.
-fn detect_and_serve(id: &str, options: EngineOptions) -> Result<(), String> {
+fn detect_and_serve(id: &str, options: EngineOptions) -> Result<(), cli::CliError> {
     let mut first = String::new();
     loop {
         first.clear();
         let n = std::io::stdin()
             .lock()
             .read_line(&mut first)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| cli::CliError::Input(e.to_string()))?;
         if n == 0 {
             return Ok(());
         }
@@ -228,11 +259,11 @@ fn detect_and_serve(id: &str, options: EngineOptions) -> Result<(), String> {
         }
     }
     match Protocol::detect(&first) {
-        Some(p) => protocol::serve(p, id, options, Some(first)),
-        None => Err(format!(
+        Some(p) => Ok(protocol::serve(p, id, options, Some(first))?),
+        None => Err(cli::CliError::Input(format!(
             "cannot tell the protocol from the first line {:?}: expected `uci` or `xboard` \
              (or run `retrochess uci` / `retrochess xboard`, or `retrochess --help`)",
             first.trim()
-        )),
+        ))),
     }
 }

@@ -1,5 +1,6 @@
 //! Bench: T-states per ChesSkelet move, measured on the 44 positions of the
-//! published games (seed 001, chapter 12; each published reply imposed),
+//! published games (seed 001, chapter 12, through the fixture
+//! `chesskelet-games.txt`; each published reply imposed),
 //! both builds. Two figures per reply:
 //! - generation and choice: from `befmov` of the computer's turn (`call
 //!   genlis`) to the chooser's result, CPU only;
@@ -13,36 +14,11 @@
 //! `cargo test --release --test chesskelet_bench -- --nocapture` prints the
 //! table that tapes/CHESSKELET.md carries.
 
+mod common;
+
 use retrochess::engines::chesskelet::{BUILDS, Session, view_square};
 use retrochess::machine::Stop;
 use shakmaty::{Color, Square};
-
-const WHITE: [&[&str]; 3] = [
-    &[
-        "e2e3", "e3e4", "e4e5", "f2f3", "f3f4", "g1e2", "h1g1", "g1h1", "h1g1", "g1h1",
-    ],
-    &[
-        "d2d3", "d3d4", "c2c3", "h2h3", "c3c4", "b1c3", "b2c3", "a1b1", "a2a3", "c4b5", "b1b5",
-        "b5h5", "c3d4", "d1a4", "c1g5",
-    ],
-    &[
-        "e2e4", "g1e2", "b1c3", "b2c3", "c1b2", "h2h3", "h1h2", "g2g3", "f1g2", "g2f3", "e2f4",
-        "e1e2", "g3f4", "e2e3", "d1e2", "c3b4", "b2g7", "g7h8", "e2d3",
-    ],
-];
-const BLACK: [&[&str]; 3] = [
-    &[
-        "e7e6", "f8b4", "b4c5", "c5b4", "b4c5", "c5b4", "b4c5", "c5b4", "b4c5", "c5b4",
-    ],
-    &[
-        "e7e6", "f8b4", "b4d6", "c7c6", "d6b4", "b4c3", "d7d6", "b7b6", "b6b5", "c6b5", "b8c6",
-        "c6d4", "d8b6", "e8e7", "e7d8",
-    ],
-    &[
-        "e7e6", "f8b4", "b4c3", "d7d6", "c7c6", "c6c5", "b7b6", "b6b5", "d8b6", "b6c6", "e6e5",
-        "e5f4", "c6b6", "b6c6", "b5b4", "c5b4", "c6c2", "c2c5", "c5e3",
-    ],
-];
 
 struct Stats(Vec<u64>);
 
@@ -67,7 +43,7 @@ fn tstates_per_move() {
     for build in &BUILDS {
         let (mut think, mut cpu, mut est, mut candidates) =
             (Stats(vec![]), Stats(vec![]), Stats(vec![]), Stats(vec![]));
-        for (white, black) in WHITE.iter().zip(BLACK.iter()) {
+        for common::PublishedGame { white, black, .. } in common::chesskelet_games() {
             let mut s = Session::boot(build, build.tape).unwrap();
             for (w, b) in white.iter().zip(black.iter()) {
                 let (b0, e0) = (s.zx.busy_tstates(), s.zx.estimated_tstates());

@@ -1,8 +1,11 @@
 //! The ChesSkelet driver: boot screen, both colours, injected positions that
 //! reproduce the program's state, and the tapes' reproducibility.
 
+mod common;
+use common::PlayMoves;
+
 use retrochess::engines::chesskelet::{BUILDS, ChesSkelet, Session, real_square};
-use retrochess::engines::{ChessEngine, EngineOptions, InputPath, Played};
+use retrochess::engines::{Engine, EngineOptions, InputPath, Played};
 use retrochess::machine::Stop;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
@@ -73,7 +76,7 @@ fn play_line(
             break;
         }
         if pos.turn() == engine_color {
-            let reply = engine.play(root, &moves, BUDGET).unwrap();
+            let reply = engine.play_moves(root, &moves, BUDGET).unwrap();
             let Played::Move(uci) = reply.played else {
                 panic!("{:?}", reply.played)
             };
@@ -131,19 +134,20 @@ fn plays_white_with_its_side_switch_or_by_injection() {
 /// board): same opponent-attack board, same candidate count, same choice.
 #[test]
 fn injection_reproduces_the_typed_state() {
-    let games: [&[&str]; 2] = [
-        &[
-            "e2e4", "e7e6", "g1e2", "f8b4", "b1c3", "b4c3", "b2c3", "d7d6", "c1b2", "c7c6", "h2h3",
-            "c6c5", "h1h2", "b7b6", "g2g3", "b6b5",
-        ],
-        &[
-            "d2d3", "e7e6", "d3d4", "f8b4", "c2c3", "b4d6", "h2h3", "c7c6", "c3c4", "d6b4", "b1c3",
-            "b4c3", "b2c3", "d7d6",
-        ],
-    ];
+    // The openings of the third and second published games (seed 001).
+    let published = common::chesskelet_games();
+    let line = |g: usize, pairs: usize| -> Vec<String> {
+        let game = &published[g];
+        game.white[..pairs]
+            .iter()
+            .zip(&game.black[..pairs])
+            .flat_map(|(w, b)| [w.clone(), b.clone()])
+            .collect()
+    };
+    let games = [line(2, 8), line(1, 7)];
     let mut checked = 0;
     for build in &BUILDS {
-        for game in games {
+        for game in &games {
             let mut typed = Session::boot(build, build.tape).unwrap();
             let mut pos = Chess::default();
             for pair in game.chunks(2) {
@@ -151,7 +155,7 @@ fn injection_reproduces_the_typed_state() {
                 let w: UciMove = pair[0].parse().unwrap();
                 let wm = w.to_move(&pos).unwrap();
                 pos = pos.play(wm).unwrap();
-                typed.type_keys(pair[0]).unwrap();
+                typed.type_keys(&pair[0]).unwrap();
                 let c1 = typed.run_to_choice(BUDGET).unwrap();
                 let attacks1: Vec<u8> = (0..0x78).map(|i| typed.zx.peek(0x8200 + i)).collect();
 
@@ -205,11 +209,13 @@ fn injected_positions_are_answered() {
                 .into_position(CastlingMode::Standard)
                 .unwrap();
             let mut e = ChesSkelet::new(build, EngineOptions::default()).unwrap();
-            let reply = e.play(&pos, &[], BUDGET).unwrap_or_else(|err| {
+            let reply = e.play_moves(&pos, &[], BUDGET).unwrap_or_else(|err| {
                 panic!(
                     "{}: {fen}: {err}\n{}",
                     build.info.id,
-                    e.screen().render(retrochess::machine::ScreenStyle::Plain)
+                    e.screen()
+                        .unwrap()
+                        .render(retrochess::machine::ScreenStyle::Plain)
                 )
             });
             assert!(matches!(reply.path, InputPath::Injected(_)), "{fen}");
@@ -225,6 +231,7 @@ fn injected_positions_are_answered() {
 
 #[test]
 fn committed_tapes_match_a_fresh_build() {
+    common::peer("pasmo");
     let root = env!("CARGO_MANIFEST_DIR");
     let out = std::process::Command::new("sh")
         .arg(format!("{root}/scripts/build-tapes.sh"))
@@ -233,7 +240,7 @@ fn committed_tapes_match_a_fresh_build() {
         .expect("sh runs");
     assert!(
         out.status.success(),
-        "scripts/build-tapes.sh --check failed (pasmo installed?): {}",
+        "scripts/build-tapes.sh --check failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
 }

@@ -9,44 +9,14 @@
 //! - free running: nothing imposed; how many replies match before the first
 //!   divergence.
 //!
-//! Source: seed 001, chapter 12 ("9.A3-A3" read as a2a3, a typo).
+//! Source: seed 001, chapter 12 ("9.A3-A3" read as a2a3, a typo), through
+//! the fixture `tests/fixtures/chesskelet-games.txt`.
 
+mod common;
+
+use common::chesskelet_games;
 use retrochess::engines::chesskelet::{BUILDS, Build, NoChoice, Session, real_square, view_square};
 use shakmaty::{Color, Square};
-
-const GAMES: [(&str, &[&str], &[&str]); 3] = [
-    (
-        "1K ZX Chess (king opens) - ChesSkelet",
-        &[
-            "e2e3", "e3e4", "e4e5", "f2f3", "f3f4", "g1e2", "h1g1", "g1h1", "h1g1", "g1h1",
-        ],
-        &[
-            "e7e6", "f8b4", "b4c5", "c5b4", "b4c5", "c5b4", "b4c5", "c5b4", "b4c5", "c5b4",
-        ],
-    ),
-    (
-        "1K ZX Chess (queen opens) - ChesSkelet",
-        &[
-            "d2d3", "d3d4", "c2c3", "h2h3", "c3c4", "b1c3", "b2c3", "a1b1", "a2a3", "c4b5", "b1b5",
-            "b5h5", "c3d4", "d1a4", "c1g5",
-        ],
-        &[
-            "e7e6", "f8b4", "b4d6", "c7c6", "d6b4", "b4c3", "d7d6", "b7b6", "b6b5", "c6b5", "b8c6",
-            "c6d4", "d8b6", "e8e7", "e7d8",
-        ],
-    ),
-    (
-        "BootChess - ChesSkelet",
-        &[
-            "e2e4", "g1e2", "b1c3", "b2c3", "c1b2", "h2h3", "h1h2", "g2g3", "f1g2", "g2f3", "e2f4",
-            "e1e2", "g3f4", "e2e3", "d1e2", "c3b4", "b2g7", "g7h8", "e2d3",
-        ],
-        &[
-            "e7e6", "f8b4", "b4c3", "d7d6", "c7c6", "c6c5", "b7b6", "b6b5", "d8b6", "b6c6", "e6e5",
-            "e5f4", "c6b6", "b6c6", "b5b4", "c5b4", "c6c2", "c2c5", "c5e3",
-        ],
-    ),
-];
 
 fn sq(name: &str) -> Square {
     name.parse().unwrap()
@@ -56,8 +26,8 @@ fn sq(name: &str) -> Square {
 /// the end or (free running) the first divergence.
 fn replay(
     build: &'static Build,
-    white: &[&str],
-    black: &[&str],
+    white: &[String],
+    black: &[String],
     impose: bool,
 ) -> Vec<(String, String)> {
     let mut s = Session::boot(build, build.tape).unwrap();
@@ -96,24 +66,30 @@ fn replay(
 /// Per game: (replies matched with imposition, replies before the first
 /// divergence running free).
 fn measure(build: &'static Build) -> Vec<(usize, usize)> {
-    GAMES
+    chesskelet_games()
         .iter()
-        .map(|(name, white, black)| {
-            let imposed = replay(build, white, black, true);
-            let free = replay(build, white, black, false);
-            let matched = imposed.iter().filter(|(p, m)| p == m).count();
-            let run = free.iter().take_while(|(p, m)| p == m).count();
-            println!(
-                "{} / {name}: {matched} of {} replies, free run {run}",
-                build.info.id,
-                black.len()
-            );
-            for (i, (p, m)) in imposed.iter().enumerate() {
-                let mark = if p == m { "" } else { "   <-- differs" };
-                println!("  {:2}. {} {p} played {m}{mark}", i + 1, white[i]);
-            }
-            (matched, run)
-        })
+        .map(
+            |common::PublishedGame {
+                 title: name,
+                 white,
+                 black,
+             }| {
+                let imposed = replay(build, white, black, true);
+                let free = replay(build, white, black, false);
+                let matched = imposed.iter().filter(|(p, m)| p == m).count();
+                let run = free.iter().take_while(|(p, m)| p == m).count();
+                println!(
+                    "{} / {name}: {matched} of {} replies, free run {run}",
+                    build.info.id,
+                    black.len()
+                );
+                for (i, (p, m)) in imposed.iter().enumerate() {
+                    let mark = if p == m { "" } else { "   <-- differs" };
+                    println!("  {:2}. {} {p} played {m}{mark}", i + 1, white[i]);
+                }
+                (matched, run)
+            },
+        )
         .collect()
 }
 
@@ -142,13 +118,14 @@ fn golden_games_lite_build() {
 /// the arbiter must say so.
 #[test]
 fn published_e7d8_moves_into_check() {
-    use retrochess::arbiter::{Illegal, Verdict, judge};
+    use retrochess::rules::chess::{Illegal, Verdict, judge};
     use shakmaty::uci::UciMove;
     use shakmaty::{Chess, Position};
-    let (_, white, black) = GAMES[1];
+    let games = chesskelet_games();
+    let (white, black) = (&games[1].white, &games[1].black);
     let mut pos = Chess::default();
     for i in 0..14 {
-        for m in [white[i], black[i]] {
+        for m in [&white[i], &black[i]] {
             let uci: UciMove = m.parse().unwrap();
             let mv = uci.to_move(&pos).unwrap();
             pos = pos.play(mv).unwrap();
@@ -535,7 +512,8 @@ fn divergences_explained() {
     let mut agree = std::collections::BTreeMap::<(&str, &str), usize>::new();
     let mut changed = std::collections::BTreeMap::<(&str, &str), usize>::new();
     for build in &BUILDS {
-        for (g, (_, white, black)) in GAMES.iter().enumerate() {
+        for (g, game) in chesskelet_games().iter().enumerate() {
+            let (white, black) = (&game.white, &game.black);
             let mut s = Session::boot(build, build.tape).unwrap();
             let mut pos = Chess::default();
             for (i, (w, b)) in white.iter().zip(black.iter()).enumerate() {

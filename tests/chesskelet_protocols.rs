@@ -5,6 +5,7 @@
 //! (`tests/interop/chesskelet_games.py`). Every move received is checked
 //! with shakmaty: legal, or flagged by the front end before it arrives.
 
+mod common;
 #[path = "interop/pipe.rs"]
 mod pipe;
 

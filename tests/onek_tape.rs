@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::repo;
+use common::{fixture, repo};
 use retrochess::engines::onek::TAPE;
 use sha2::{Digest, Sha256};
 use std::process::Command;
@@ -51,56 +51,40 @@ fn tape_length_hash_and_spot_bytes() {
 
 /// Every byte the seed's disassembly and display-table columns give agrees
 /// with the tape, except 0x400E..0x401D, which the listing shows after the
-/// bootstrap copied the move table there.
+/// bootstrap copied the move table there. The columns are the fixture
+/// `1k-listing-bytes.txt` ("ADDR B1 B2 ..." per listing line, seed 000).
 #[test]
 fn tape_agrees_with_the_seed_listing() {
-    let seed = std::fs::read_to_string(repo("../shared/seeds/000_ba85231f1aeef1c5.txt"))
-        .expect("seed 000 beside the repository (shared/seeds), as in CI");
     let mut checked = 0;
     let mut moved = 0;
-    for line in seed.lines() {
+    for line in fixture("1k-listing-bytes.txt").lines() {
         let mut words = line.split_whitespace();
-        let Some(addr) = words
-            .next()
-            .filter(|w| w.len() == 4)
-            .and_then(|w| u16::from_str_radix(w, 16).ok())
-        else {
-            continue;
-        };
-        if !line.starts_with(&format!("{addr:04X}  ")) || !(0x4009..0x43B6).contains(&addr) {
-            continue;
-        }
-        let bytes: Vec<u8> = words
-            .take_while(|w| w.len() == 2 && u8::from_str_radix(w, 16).is_ok())
-            .map(|w| u8::from_str_radix(w, 16).unwrap())
-            .collect();
-        for (i, b) in bytes.iter().enumerate() {
+        let addr = u16::from_str_radix(words.next().unwrap(), 16).unwrap();
+        assert!((0x4009..0x43B6).contains(&addr), "{line}");
+        for (i, word) in words.enumerate() {
+            let b = u8::from_str_radix(word, 16).unwrap();
             let a = addr + i as u16;
             if (0x400E..=0x401D).contains(&a) {
                 moved += 1;
                 assert_eq!(
-                    *b,
+                    b,
                     TAPE[(a - 0x4009 + 0x405D - 0x400E) as usize],
                     "moved table byte {a:04X}"
                 );
             } else {
-                assert_eq!(*b, TAPE[(a - 0x4009) as usize], "byte {a:04X}");
+                assert_eq!(b, TAPE[(a - 0x4009) as usize], "byte {a:04X}");
             }
             checked += 1;
         }
     }
     assert_eq!(moved, 16);
-    assert!(checked > 800, "only {checked} bytes cross-checked");
+    assert_eq!(checked, 831, "bytes cross-checked");
 }
 
 #[test]
 fn boot_screen_matches_the_seed() {
-    let golden = std::fs::read_to_string(repo("tests/golden/1k-boot-screen.txt")).unwrap();
-    let expected: String = golden
-        .lines()
-        .filter(|l| !l.starts_with("# "))
-        .map(|l| format!("{l}\n"))
-        .collect();
+    // Seed 000's display-file table, decoded (fixture `1k-boot-screen.txt`).
+    let expected = fixture("1k-boot-screen.txt");
     assert_eq!(expected.lines().count(), 24);
     let out = Command::new(env!("CARGO_BIN_EXE_retrochess"))
         .args(["screen", "--engine", "1k-zx-chess"])

@@ -5,6 +5,7 @@
 //! Needs `python3` with `chess` installed (`pip install chess`); a missing
 //! one fails the test, it is never skipped.
 
+mod common;
 #[path = "interop/pipe.rs"]
 mod pipe;
 

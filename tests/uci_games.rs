@@ -4,6 +4,7 @@
 //! checked with shakmaty: legal, or flagged by an `info string illegal move`
 //! before `bestmove`.
 
+mod common;
 #[path = "interop/pipe.rs"]
 mod pipe;
 

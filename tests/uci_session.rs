@@ -3,6 +3,7 @@
 //! garbage, end of input and `quit` mid-search; and the two latencies GUIs
 //! care about, printed for the record.
 
+mod common;
 #[path = "interop/pipe.rs"]
 mod pipe;
 

@@ -1,23 +1,26 @@
-//! A real xboard (Debian's, headless under Xvfb, both installed by .ci/run)
-//! runs a game between two retro engines through `retrochess xboard`.
+//! A real xboard (Debian's, headless under Xvfb, both installed by
+//! scripts/test) runs a game between two retro engines through
+//! `retrochess xboard`.
+
+mod common;
 
 use std::path::PathBuf;
 use std::process::Command;
 
 #[test]
 fn headless_xboard_plays_a_game_between_two_retro_engines() {
-    let xboard = "/usr/games/xboard";
-    assert!(
-        std::path::Path::new(xboard).exists(),
-        "Debian's xboard (installed by .ci/run)"
-    );
+    let xboard = common::peer("xboard");
+    let xvfb_run = common::peer("xvfb-run");
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_retrochess"));
     let dir = std::env::temp_dir().join(format!("retrochess-xboard-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let pgn = dir.join("xboard.pgn");
     let _ = std::fs::remove_file(&pgn);
     let out = Command::new("timeout")
-        .args(["120", "xvfb-run", "-a", xboard])
+        .arg("120")
+        .arg(&xvfb_run)
+        .arg("-a")
+        .arg(&xboard)
         .args([
             "-fcp",
             "retrochess xboard --engine 1k-zx-chess",
@@ -48,7 +51,7 @@ fn headless_xboard_plays_a_game_between_two_retro_engines() {
             ),
         )
         .output()
-        .expect("xvfb-run (installed by .ci/run)");
+        .expect("timeout runs");
     assert!(
         out.status.success(),
         "xboard: {}",
@@ -71,9 +74,7 @@ fn headless_xboard_plays_a_game_between_two_retro_engines() {
         ["1-0\"]", "0-1\"]", "1/2-1/2\"]"].contains(&result),
         "a finished game: {text}"
     );
-    // Move numbers are read word by word: xboard wraps its lines, and under
-    // z80emu's exact timing the game's "5." ends a line (the assertion is
-    // unchanged: the fifth move number is there).
+    // xboard wraps movetext anywhere, also right after a move number.
     assert!(
         text.split_whitespace().any(|w| w == "5."),
         "at least five moves: {text}"

@@ -3,6 +3,7 @@
 //! `ping` ordering while thinking, result claims, garbage and exits. Every
 //! engine move received is checked with shakmaty.
 
+mod common;
 #[path = "interop/pipe.rs"]
 mod pipe;
 

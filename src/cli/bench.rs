@@ -1,13 +1,13 @@
 //! `retrochess bench`, in the manner of Stockfish's: a fixed, seeded
-//! sequence of engine moves (the engine against a seeded random mover, new
-//! games as needed), played on the default Z80 core and on the reference
-//! core (`iz80`) in the same run, move for move in turn, so that the
-//! speed-up is a ratio of figures taken under the same load. For each core:
-//! the emulated MHz end to end, the median host time per engine move, and
-//! the share of host time spent outside the core (the harness: run loop,
-//! ROM traps, screen reading, board diffing, arbitration). Then the
-//! program's search alone in the harness and on a bare `iz80`, as before.
-//! Output is one figure per line.
+//! sequence of engine moves (the engine, moving first, against a seeded
+//! random mover, new games as needed), played on the default Z80 core and
+//! on the reference core (`iz80`) in the same run, move for move in turn,
+//! so that the speed-up is a ratio of figures taken under the same load.
+//! For each core: the emulated MHz end to end, the median host time per
+//! engine move, and the share of host time spent outside the core (the
+//! harness: run loop, ROM traps, screen reading, board diffing,
+//! arbitration). Then the program's search alone in the harness and on a
+//! bare `iz80`, where the driver offers it. Output is one figure per line.
 //!
 //! Host times per move are the engine thread's CPU time (other processes on
 //! the host do not inflate them); the share outside the core compares wall
@@ -17,17 +17,21 @@
 
 use std::time::{Duration, Instant};
 
-use retrochess::arbiter::{Game, Verdict, judge};
-use retrochess::engines::{self, ChessEngine, EngineOptions, Played};
+use retrochess::engines::{Catalogue, Engine, EngineOptions, GameKind, Played, onek};
 use retrochess::machine::{Core, SplitMix64, profile};
-use shakmaty::{Chess, Position};
+use retrochess::rules::chess::ChessRules;
+use retrochess::rules::draughts::Draughts;
+use retrochess::rules::{Game, Rules, Verdict};
+
+use super::{CliError, game_of};
 
 /// One core's run of the workload.
-struct Workload {
+struct Workload<R: Catalogue> {
     core: Core,
-    engine: Box<dyn ChessEngine>,
+    rules: R,
+    engine: Box<dyn Engine<R>>,
     rng: SplitMix64,
-    game: Game,
+    game: Game<R>,
     /// CPU time of each engine move.
     host: Vec<Duration>,
     /// Per move, the share of its wall time spent outside the core.
@@ -36,18 +40,18 @@ struct Workload {
     tstates: u64,
 }
 
-impl Workload {
-    fn new(id: &str, options: &EngineOptions, core: Core) -> Result<Workload, String> {
+impl<R: Catalogue + Clone> Workload<R> {
+    fn new(rules: R, id: &str, options: &EngineOptions, core: Core) -> Result<Self, CliError> {
         let options = EngineOptions {
             core,
-            think_first_move: true,
-            ..options.clone()
+            ..options.clone().with(onek::OPENING, "think")
         };
         Ok(Workload {
             core,
-            engine: engines::create(id, &options).map_err(|e| e.to_string())?,
+            engine: R::create(id, &options)?,
             rng: SplitMix64::new(options.seed),
-            game: Game::new(Chess::default()),
+            game: Game::initial(rules.clone()),
+            rules,
             host: Vec::new(),
             outside: Vec::new(),
             authentic: Vec::new(),
@@ -56,27 +60,23 @@ impl Workload {
     }
 
     /// Plays the random mover's moves, then one engine move.
-    fn engine_move(&mut self, budget: u64) -> Result<(), String> {
+    fn engine_move(&mut self, budget: u64) -> Result<(), CliError> {
+        let engine_side = self.rules.first_side();
         loop {
             if self.game.ending().is_some() || self.game.moves().len() >= 120 {
-                self.game = Game::new(Chess::default());
-                self.engine.new_game().map_err(|e| e.to_string())?;
+                self.game = Game::initial(self.rules.clone());
+                self.engine.new_game()?;
             }
-            let pos = self.game.position().clone();
-            if pos.turn().is_white() {
+            if self.game.turn() == engine_side {
                 break;
             }
-            let legal = pos.legal_moves();
-            self.game
-                .push(legal[self.rng.range(0, legal.len() as u64 - 1) as usize]);
+            let legal = self.game.legal_moves();
+            let pick = self.rng.range(0, legal.len() as u64 - 1) as usize;
+            self.game.push(legal[pick].clone());
         }
-        let pos = self.game.position().clone();
         let (t, cpu) = (Instant::now(), thread_cpu_time());
-        let (reply, in_core) = profile::core_time(|| {
-            self.engine
-                .play(self.game.root(), self.game.moves(), budget)
-        });
-        let reply = reply.map_err(|e| e.to_string())?;
+        let (reply, in_core) = profile::core_time(|| self.engine.play(&self.game, budget));
+        let reply = reply?;
         self.host.push(thread_cpu_time().saturating_sub(cpu));
         let wall = t.elapsed().as_secs_f64().max(1e-9);
         self.outside
@@ -84,7 +84,7 @@ impl Workload {
         self.authentic.push(reply.authentic);
         self.tstates += reply.tstates;
         let legal = match reply.played {
-            Played::Move(uci) => match judge(&pos, &uci) {
+            Played::Move(wire) => match self.rules.judge(self.game.position(), &wire) {
                 Verdict::Legal(m) => Some(m),
                 Verdict::Illegal(..) => None,
             },
@@ -92,7 +92,7 @@ impl Workload {
         };
         match legal {
             Some(m) => self.game.push(m),
-            None => self.game = Game::new(Chess::default()),
+            None => self.game = Game::initial(self.rules.clone()),
         }
         Ok(())
     }
@@ -127,11 +127,25 @@ impl Workload {
     }
 }
 
-pub fn run(id: &str, options: &EngineOptions, moves: usize) -> Result<(), String> {
+pub fn run(id: &str, options: &EngineOptions, moves: usize) -> Result<(), CliError> {
+    match game_of(id)? {
+        GameKind::Chess => bench(ChessRules, id, options, moves),
+        // Draughts 1K plays its own house rules; the others English checkers.
+        GameKind::Draughts if id == "draughts-1k" => bench(Draughts::zx81_1k(), id, options, moves),
+        GameKind::Draughts => bench(Draughts::english(), id, options, moves),
+    }
+}
+
+fn bench<R: Catalogue + Clone>(
+    rules: R,
+    id: &str,
+    options: &EngineOptions,
+    moves: usize,
+) -> Result<(), CliError> {
     let started = Instant::now();
     let mut runs = [
-        Workload::new(id, options, Core::default())?,
-        Workload::new(id, options, Core::Iz80)?,
+        Workload::new(rules.clone(), id, options, Core::default())?,
+        Workload::new(rules.clone(), id, options, Core::Iz80)?,
     ];
     for _ in 0..moves {
         for run in &mut runs {
@@ -159,18 +173,18 @@ pub fn run(id: &str, options: &EngineOptions, moves: usize) -> Result<(), String
         default.core,
         median(&reference.host).as_secs_f64() / median(&default.host).as_secs_f64().max(1e-9)
     );
-    search_rates(default.engine.as_mut());
+    search_rates(default.engine.as_mut(), &rules.initial());
     println!("wall time: {:.3} s", started.elapsed().as_secs_f64());
     Ok(())
 }
 
 /// The search alone, in the harness on the default core and on a bare
 /// `iz80` with nothing between instructions (engines that offer it).
-fn search_rates(engine: &mut dyn ChessEngine) {
+fn search_rates<R: Rules>(engine: &mut dyn Engine<R>, pos: &R::Position) {
     let mut harness = Vec::new();
     let mut bare = Vec::new();
     for _ in 0..9 {
-        if let Some(s) = engine.raw_rate(&Chess::default()) {
+        if let Some(s) = engine.raw_rate(pos) {
             harness.push(mhz(s.harness_tstates, s.harness_time));
             bare.push(mhz(s.bare_tstates, s.bare_time));
         }

@@ -73,3 +73,156 @@ pub fn output_with_stdin(cmd: &mut std::process::Command, stdin: &str) -> std::p
         .unwrap();
     child.wait_with_output().unwrap()
 }
+
+/// Runs the `retrochess` binary with `args` and `stdin`: (success, stdout,
+/// stderr).
+pub fn retrochess(args: &[&str], stdin: &str) -> (bool, String, String) {
+    let out = output_with_stdin(
+        std::process::Command::new(env!("CARGO_BIN_EXE_retrochess")).args(args),
+        stdin,
+    );
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+/// Asking a chess engine for its move after `moves` from `root`, as the
+/// tests were written before engines took a [`Game`](retrochess::rules::Game).
+pub trait PlayMoves {
+    fn play_moves(
+        &mut self,
+        root: &Chess,
+        moves: &[Move],
+        budget: u64,
+    ) -> Result<retrochess::engines::Reply<shakmaty::uci::UciMove>, retrochess::engines::EngineError>;
+}
+
+impl<E: retrochess::engines::Engine<retrochess::rules::chess::ChessRules> + ?Sized> PlayMoves
+    for E
+{
+    fn play_moves(
+        &mut self,
+        root: &Chess,
+        moves: &[Move],
+        budget: u64,
+    ) -> Result<retrochess::engines::Reply<shakmaty::uci::UciMove>, retrochess::engines::EngineError>
+    {
+        let mut game =
+            retrochess::rules::Game::new(retrochess::rules::chess::ChessRules, root.clone());
+        for m in moves {
+            game.push(*m);
+        }
+        self.play(&game, budget)
+    }
+}
+
+/// The chess engine called `id`.
+pub fn chess_engine(
+    id: &str,
+    options: &retrochess::engines::EngineOptions,
+) -> Result<
+    Box<dyn retrochess::engines::Engine<retrochess::rules::chess::ChessRules>>,
+    retrochess::engines::EngineError,
+> {
+    <retrochess::rules::chess::ChessRules as retrochess::engines::Catalogue>::create(id, options)
+}
+
+/// Reads `tests/fixtures/NAME` (see tests/fixtures/README.md).
+pub fn fixture(name: &str) -> String {
+    let path = repo(&format!("tests/fixtures/{name}"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// One of the games published in seed 001, chapter 12, in coordinates.
+pub struct PublishedGame {
+    pub title: String,
+    pub white: Vec<String>,
+    pub black: Vec<String>,
+}
+
+/// The three games ChesSkelet played as Black (fixture
+/// `chesskelet-games.txt`): 10, 15 and 19 moves.
+pub fn chesskelet_games() -> Vec<PublishedGame> {
+    let mut games: Vec<PublishedGame> = Vec::new();
+    for line in fixture("chesskelet-games.txt").lines() {
+        if let Some(title) = line.strip_prefix("game ") {
+            games.push(PublishedGame {
+                title: title.to_string(),
+                white: Vec::new(),
+                black: Vec::new(),
+            });
+            continue;
+        }
+        let game = games.last_mut().expect("a game title first");
+        let (w, b) = line.split_once(' ').expect("WHITE BLACK");
+        game.white.push(w.to_string());
+        game.black.push(b.to_string());
+    }
+    let lengths: Vec<usize> = games.iter().map(|g| g.black.len()).collect();
+    assert_eq!(lengths, [10, 15, 19], "chesskelet-games.txt");
+    games
+}
+
+/// The Python interpreter for the interop scripts: `$RETROCHESS_PYTHON`
+/// (scripts/test points it at the venv it fills, target/python), else
+/// `python3`. Fails the test, saying how to get it, if it does not run.
+pub fn python() -> String {
+    let python = std::env::var("RETROCHESS_PYTHON").unwrap_or_else(|_| "python3".to_string());
+    let runs = std::process::Command::new(&python)
+        .args(["-c", ""])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        runs,
+        "{python} does not run: install python3 (`sudo apt-get install python3`) and run \
+         scripts/test, or point RETROCHESS_PYTHON at a python"
+    );
+    python
+}
+
+/// [`python`], checked to have python-chess (module `chess`). Fails the
+/// test, saying how to get it, if it has not.
+pub fn python_chess() -> String {
+    let python = python();
+    let has = std::process::Command::new(&python)
+        .args(["-c", "import chess, chess.engine, chess.pgn"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        has,
+        "python-chess is missing ({python} cannot import chess): run scripts/test, which \
+         installs chess==1.11.2 into target/python, or `{python} -m pip install chess==1.11.2`"
+    );
+    python
+}
+
+/// A program the tests need from outside the repository, found in
+/// /usr/games (where Debian puts engines and GUIs) or on PATH. Fails the
+/// test, saying how to get it, if it is missing.
+pub fn peer(name: &str) -> PathBuf {
+    const PACKAGES: [(&str, &str); 6] = [
+        ("fairymax", "fairymax"),
+        ("stockfish", "stockfish"),
+        ("polyglot", "polyglot"),
+        ("xboard", "xboard"),
+        ("xvfb-run", "xvfb"),
+        ("pasmo", "pasmo"),
+    ];
+    let package = PACKAGES
+        .iter()
+        .find(|(program, _)| *program == name)
+        .map_or(name, |(_, package)| package);
+    let path = std::env::var("PATH").unwrap_or_default();
+    std::iter::once(PathBuf::from("/usr/games"))
+        .chain(std::env::split_paths(&path))
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| {
+            panic!(
+                "{name} is missing: run scripts/test, which installs Debian's {package} when \
+                 run as root, or `sudo apt-get install {package}`"
+            )
+        })
+}

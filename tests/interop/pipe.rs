@@ -171,17 +171,20 @@ impl Drop for Engine {
 }
 
 /// Runs a python-chess interop script (`tests/interop/NAME`) against the
-/// built binary: `python3 SCRIPT BINARY ARGS...`. Fails the test if python3
-/// or python-chess is missing (never skipped), if the script fails, or if it
-/// did not report `games` finished games ("game ..." lines). Returns stdout.
+/// built binary: `PYTHON SCRIPT BINARY ARGS...` (see `common::python_chess`).
+/// Fails the test if python or python-chess is missing (never skipped), if
+/// the script fails, or if it did not report `games` finished games ("game
+/// ..." lines). Returns stdout.
+///
+/// The test crate that includes this file declares `mod common;`.
 pub fn python_chess_games(script: &str, args: &[&str], games: usize) -> String {
     let path = format!("{}/tests/interop/{script}", env!("CARGO_MANIFEST_DIR"));
-    let out = Command::new("python3")
+    let out = Command::new(crate::common::python_chess())
         .arg(&path)
         .arg(env!("CARGO_BIN_EXE_retrochess"))
         .args(args)
         .output()
-        .expect("python3 must be installed");
+        .expect("python runs");
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();
     let stderr = String::from_utf8_lossy(&out.stderr);
     eprintln!("{stdout}");

@@ -1,0 +1,160 @@
+//! What the fuzz targets share: the edge of `retrochess uci`/`xboard`
+//! (`protocol::serve`) played in memory, so a protocol front end can be fed
+//! a whole conversation without threads, processes or the emulator.
+//!
+//! The input is the GUI's bytes. Each line reaches the front end as
+//! `serve`'s reader passes it (invalid UTF-8 replaced, line ending
+//! trimmed); the front end's jobs and timers are answered later, at points
+//! the line's own bytes choose, so searches still in flight meet `stop`,
+//! `ping`, `new`, `position`... as they do over real pipes. A search is
+//! answered with a reply drawn from the same bytes: a legal move, an
+//! illegal one, a dead end, a hang, or a driver error, with costs in the
+//! ranges the drivers produce.
+//!
+//! Checked on every action: a line sent is one line (no newline inside).
+//! Everything else is the fuzzer's: no panic, no hang, no runaway memory.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use retrochess::engines::{Hang, InputPath, Played, Reply};
+use retrochess::machine::SplitMix64;
+use retrochess::protocol::session::{SearchRequest, Searched};
+use retrochess::protocol::{FrontEnd, Job};
+use retrochess::rules::HangKind;
+use retrochess::rules::chess::ChessRules;
+use shakmaty::uci::UciMove;
+use shakmaty::{Position, Square};
+
+type Action = retrochess::protocol::Action<ChessRules>;
+type Input = retrochess::protocol::Input<ChessRules>;
+
+/// Plays the GUI's `data` through `front`, then end of input.
+pub fn converse(front: &mut dyn FrontEnd<ChessRules>, data: &[u8]) {
+    let mut edge = Edge::default();
+    for (i, raw) in data.split(|&b| b == b'\n').enumerate() {
+        let line = String::from_utf8_lossy(raw)
+            .trim_end_matches(['\r', '\n'])
+            .to_string();
+        let mut rng = SplitMix64::new(fnv1a(raw) ^ i as u64);
+        if !edge.feed(front, Input::Line(line)) {
+            return;
+        }
+        // Some of what is in flight comes back before the next line.
+        while !edge.pending.is_empty() && rng.range(0, 2) > 0 {
+            let input = edge.answer(&mut rng);
+            if !edge.feed(front, input) {
+                return;
+            }
+        }
+    }
+    let mut rng = SplitMix64::new(fnv1a(data));
+    while !edge.pending.is_empty() {
+        let input = edge.answer(&mut rng);
+        if !edge.feed(front, input) {
+            return;
+        }
+    }
+    edge.feed(front, Input::Eof);
+}
+
+/// The engine worker and the timers, as the front end sees them.
+#[derive(Default)]
+struct Edge {
+    /// Jobs and timers not answered yet, oldest first.
+    pending: VecDeque<Pending>,
+}
+
+enum Pending {
+    Search(SearchRequest<ChessRules>),
+    Recreate,
+    Wake(u64),
+}
+
+impl Edge {
+    /// Gives `input` to the front end and takes its actions; `false` once
+    /// it quits.
+    fn feed(&mut self, front: &mut dyn FrontEnd<ChessRules>, input: Input) -> bool {
+        for action in front.handle(input) {
+            match action {
+                Action::Send(line) => assert!(!line.contains('\n'), "two lines in one: {line:?}"),
+                Action::Note(_) => {}
+                Action::Job(Job::Search(request)) => self.pending.push_back(Pending::Search(request)),
+                Action::Job(Job::NewGame) => {}
+                Action::Job(Job::Recreate(_)) => self.pending.push_back(Pending::Recreate),
+                Action::WakeAfter(_, token) => self.pending.push_back(Pending::Wake(token)),
+                Action::Quit => return false,
+            }
+        }
+        true
+    }
+
+    /// The next answer: jobs in order (one worker), a timer at any time.
+    fn answer(&mut self, rng: &mut SplitMix64) -> Input {
+        let timer = self
+            .pending
+            .iter()
+            .position(|p| matches!(p, Pending::Wake(_)))
+            .filter(|_| rng.range(0, 1) == 0);
+        let next = match timer {
+            Some(i) => self.pending.remove(i),
+            None => self.pending.pop_front(),
+        };
+        match next.expect("something pending") {
+            Pending::Search(request) => Input::Searched(reply(&request, rng)),
+            Pending::Recreate => Input::Recreated(if rng.range(0, 3) == 0 {
+                Err("fuzzed restart failure".to_string())
+            } else {
+                Ok(())
+            }),
+            Pending::Wake(token) => Input::Wake(token),
+        }
+    }
+}
+
+/// A reply such as a driver gives for `request`.
+fn reply(request: &SearchRequest<ChessRules>, rng: &mut SplitMix64) -> Searched<ChessRules> {
+    let legal = request.game.position().legal_moves();
+    let played = match rng.range(0, 5) {
+        0 | 1 if !legal.is_empty() => {
+            let m = &legal[rng.range(0, legal.len() as u64 - 1) as usize];
+            Played::Move(UciMove::from_standard(*m))
+        }
+        2 => Played::Move(UciMove::Normal {
+            from: Square::new(rng.range(0, 63) as u32),
+            to: Square::new(rng.range(0, 63) as u32),
+            promotion: None,
+        }),
+        3 => Played::DeadEnd,
+        _ => Played::Hung(Hang {
+            kind: HangKind::Budget,
+            detail: "T-state budget exhausted (hung?) at PC 0x420E".to_string(),
+        }),
+    };
+    let tstates = rng.range(0, request.budget.min(20_000_000_000));
+    let result = if rng.range(0, 9) == 0 {
+        Err("fuzzed driver error".to_string())
+    } else {
+        Ok(Reply {
+            played,
+            score: Some(rng.range(0, 64_000) as i32 - 32_000).filter(|_| rng.range(0, 3) > 0),
+            nodes: rng.range(0, 1_000_000),
+            tstates,
+            authentic: Duration::from_millis(rng.range(0, 10_000_000)),
+            path: InputPath::Injected("fuzz".to_string()),
+        })
+    };
+    Searched {
+        id: request.id,
+        result,
+        host: Duration::from_micros(rng.range(0, 60_000_000)),
+        screen: request.screen.then(|| vec!["fuzz".to_string()]),
+    }
+}
+
+/// FNV-1a, to draw a line's schedule from its own bytes.
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
