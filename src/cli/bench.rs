@@ -11,9 +11,10 @@
 //!
 //! Host times per move are the engine thread's CPU time (other processes on
 //! the host do not inflate them); the share outside the core compares wall
-//! times taken around the whole reply and around each run of the CPU, and
-//! is the median over the moves (a move during which the host scheduled
-//! something else is an outlier, not a trend).
+//! times taken around the whole reply and around each run of the CPU, less
+//! what the timing itself costs (measured once, on empty runs), and is the
+//! median over the moves (a move during which the host scheduled something
+//! else is an outlier, not a trend).
 
 use std::time::{Duration, Instant};
 
@@ -36,6 +37,8 @@ struct Workload<R: Catalogue> {
     host: Vec<Duration>,
     /// Per move, the share of its wall time spent outside the core.
     outside: Vec<f64>,
+    /// What timing one run of the CPU costs.
+    timing: Duration,
     authentic: Vec<Duration>,
     tstates: u64,
 }
@@ -54,6 +57,7 @@ impl<R: Catalogue + Clone> Workload<R> {
             rules,
             host: Vec::new(),
             outside: Vec::new(),
+            timing: profile::timing_cost(),
             authentic: Vec::new(),
             tstates: 0,
         })
@@ -75,12 +79,13 @@ impl<R: Catalogue + Clone> Workload<R> {
             self.game.push(legal[pick].clone());
         }
         let (t, cpu) = (Instant::now(), thread_cpu_time());
-        let (reply, in_core) = profile::core_time(|| self.engine.play(&self.game, budget));
+        let (reply, core) = profile::core_time(|| self.engine.play(&self.game, budget));
         let reply = reply?;
         self.host.push(thread_cpu_time().saturating_sub(cpu));
-        let wall = t.elapsed().as_secs_f64().max(1e-9);
-        self.outside
-            .push((wall - in_core.as_secs_f64()).max(0.0) / wall);
+        let timing = (self.timing * core.runs as u32).as_secs_f64();
+        let wall = (t.elapsed().as_secs_f64() - timing).max(1e-9);
+        let inside = (core.in_core.as_secs_f64() - timing / 2.0).max(0.0);
+        self.outside.push((wall - inside).max(0.0) / wall);
         self.authentic.push(reply.authentic);
         self.tstates += reply.tstates;
         let legal = match reply.played {
