@@ -11,6 +11,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use retrochess::engines::{self, EngineOptions, GameKind};
+use retrochess::machine::Core;
 use retrochess::protocol::{self, Protocol};
 
 const DEFAULT_ENGINE: &str = "1k-zx-chess";
@@ -58,6 +59,19 @@ struct EngineArgs {
     /// ignore it.
     #[arg(long = "option", value_name = "NAME=VALUE", global = true)]
     driver_options: Vec<String>,
+    /// Z80 core: z80emu (exact T-states, the default); iz80 (reproduces games recorded before
+    /// z80emu became the default; it counts JR cc not taken as 8 T-states and JP cc as 7 not
+    /// taken, 12 taken, the Z80 manual says 7 and 10); lockstep (both, compared after every
+    /// instruction; slow).
+    #[arg(long, value_enum, default_value = "z80emu", global = true)]
+    core: CoreArg,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum CoreArg {
+    Z80emu,
+    Iz80,
+    Lockstep,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -142,6 +156,11 @@ impl EngineArgs {
         let mut options = EngineOptions {
             seed: self.seed,
             tape: self.tape.clone(),
+            core: match self.core {
+                CoreArg::Z80emu => Core::Z80emu,
+                CoreArg::Iz80 => Core::Iz80,
+                CoreArg::Lockstep => Core::Lockstep,
+            },
             ..EngineOptions::default()
         };
         let frames = match self.frames {

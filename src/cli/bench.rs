@@ -1,82 +1,219 @@
-//! `retrochess bench`, in the manner of Stockfish's: a fixed, seeded sequence
-//! of engine moves (the engine against a seeded random mover, new games as
-//! needed), then the program's search timed in the harness and on a bare
-//! iz80, so the harness's cost is a ratio. Output is one figure per line.
+//! `retrochess bench`, in the manner of Stockfish's: a fixed, seeded
+//! sequence of engine moves (the engine, moving first, against a seeded
+//! random mover, new games as needed), played on the default Z80 core and
+//! on the reference core (`iz80`) in the same run, move for move in turn,
+//! so that the speed-up is a ratio of figures taken under the same load.
+//! For each core: the emulated MHz end to end, the median host time per
+//! engine move, and the share of host time spent outside the core (the
+//! harness: run loop, ROM traps, screen reading, board diffing,
+//! arbitration). Then the program's search alone in the harness and on a
+//! bare `iz80`, where the driver offers it. Output is one figure per line.
+//!
+//! Host times per move are the engine thread's CPU time (other processes on
+//! the host do not inflate them); the share outside the core compares wall
+//! times taken around the whole reply and around each run of the CPU, less
+//! what the timing itself costs (measured once, on empty runs), and is the
+//! median over the moves (a move during which the host scheduled something
+//! else is an outlier, not a trend).
 
 use std::time::{Duration, Instant};
 
-use retrochess::engines::{Catalogue, EngineOptions, Played, onek};
-use retrochess::machine::SplitMix64;
-use retrochess::rules::chess::{ChessRules, judge};
-use retrochess::rules::{Game, Verdict};
-use shakmaty::{Chess, Position};
+use retrochess::engines::{Catalogue, Engine, EngineOptions, GameKind, Played, onek};
+use retrochess::machine::{Core, SplitMix64, profile};
+use retrochess::rules::chess::ChessRules;
+use retrochess::rules::draughts::Draughts;
+use retrochess::rules::{Game, Rules, Verdict};
 
-use super::CliError;
+use super::{CliError, game_of};
 
-pub fn run(id: &str, options: &EngineOptions, moves: usize) -> Result<(), CliError> {
-    let options = options.clone().with(onek::OPENING, "think");
-    let mut engine = ChessRules::create(id, &options)?;
-    let mut rng = SplitMix64::new(options.seed);
-    let mut game = Game::new(ChessRules, Chess::default());
-    let (mut host, mut authentic, mut tstates) = (Vec::new(), Vec::new(), 0u64);
-    let started = Instant::now();
-    while host.len() < moves {
-        if game.ending().is_some() || game.moves().len() >= 120 {
-            game = Game::new(ChessRules, Chess::default());
-            engine.new_game()?;
+/// One core's run of the workload.
+struct Workload<R: Catalogue> {
+    core: Core,
+    rules: R,
+    engine: Box<dyn Engine<R>>,
+    rng: SplitMix64,
+    game: Game<R>,
+    /// CPU time of each engine move.
+    host: Vec<Duration>,
+    /// Per move, the share of its wall time spent outside the core.
+    outside: Vec<f64>,
+    /// What timing one run of the CPU costs.
+    timing: Duration,
+    authentic: Vec<Duration>,
+    tstates: u64,
+}
+
+impl<R: Catalogue + Clone> Workload<R> {
+    fn new(rules: R, id: &str, options: &EngineOptions, core: Core) -> Result<Self, CliError> {
+        let options = EngineOptions {
+            core,
+            ..options.clone().with(onek::OPENING, "think")
+        };
+        Ok(Workload {
+            core,
+            engine: R::create(id, &options)?,
+            rng: SplitMix64::new(options.seed),
+            game: Game::initial(rules.clone()),
+            rules,
+            host: Vec::new(),
+            outside: Vec::new(),
+            timing: profile::timing_cost(),
+            authentic: Vec::new(),
+            tstates: 0,
+        })
+    }
+
+    /// Plays the random mover's moves, then one engine move.
+    fn engine_move(&mut self, budget: u64) -> Result<(), CliError> {
+        let engine_side = self.rules.first_side();
+        loop {
+            if self.game.ending().is_some() || self.game.moves().len() >= 120 {
+                self.game = Game::initial(self.rules.clone());
+                self.engine.new_game()?;
+            }
+            if self.game.turn() == engine_side {
+                break;
+            }
+            let legal = self.game.legal_moves();
+            let pick = self.rng.range(0, legal.len() as u64 - 1) as usize;
+            self.game.push(legal[pick].clone());
         }
-        let pos = game.position().clone();
-        if pos.turn().is_black() {
-            let legal = pos.legal_moves();
-            game.push(legal[rng.range(0, legal.len() as u64 - 1) as usize]);
-            continue;
-        }
-        let t = Instant::now();
-        let reply = engine.play(&game, options.budget)?;
-        host.push(t.elapsed());
-        authentic.push(reply.authentic);
-        tstates += reply.tstates;
+        let (t, cpu) = (Instant::now(), thread_cpu_time());
+        let (reply, core) = profile::core_time(|| self.engine.play(&self.game, budget));
+        let reply = reply?;
+        self.host.push(thread_cpu_time().saturating_sub(cpu));
+        let timing = (self.timing * core.runs as u32).as_secs_f64();
+        let wall = (t.elapsed().as_secs_f64() - timing).max(1e-9);
+        let inside = (core.in_core.as_secs_f64() - timing / 2.0).max(0.0);
+        self.outside.push((wall - inside).max(0.0) / wall);
+        self.authentic.push(reply.authentic);
+        self.tstates += reply.tstates;
         let legal = match reply.played {
-            Played::Move(uci) => match judge(&pos, &uci) {
+            Played::Move(wire) => match self.rules.judge(self.game.position(), &wire) {
                 Verdict::Legal(m) => Some(m),
                 Verdict::Illegal(..) => None,
             },
             _ => None,
         };
         match legal {
-            Some(m) => game.push(m),
-            None => game = Game::new(ChessRules, Chess::default()),
+            Some(m) => self.game.push(m),
+            None => self.game = Game::initial(self.rules.clone()),
+        }
+        Ok(())
+    }
+
+    fn host_time(&self) -> Duration {
+        self.host.iter().sum()
+    }
+
+    fn mhz(&self) -> f64 {
+        mhz(self.tstates, self.host_time())
+    }
+
+    /// Prints the figures, each key prefixed with `prefix`.
+    fn report(&self, prefix: &str) {
+        let total = self.host_time();
+        println!("{prefix}engine moves: {}", self.host.len());
+        println!("{prefix}total T-states: {}", self.tstates);
+        println!("{prefix}host time: {:.3} s", total.as_secs_f64());
+        println!("{prefix}emulated MHz: {:.1}", self.mhz());
+        println!(
+            "{prefix}median host ms per move: {:.3}",
+            median(&self.host).as_secs_f64() * 1e3
+        );
+        println!(
+            "{prefix}median authentic s per move: {:.2}",
+            median(&self.authentic).as_secs_f64()
+        );
+        println!(
+            "{prefix}host time outside the core: {:.1}% (median of the moves)",
+            100.0 * median_f(&mut self.outside.clone()).unwrap_or(0.0)
+        );
+    }
+}
+
+pub fn run(id: &str, options: &EngineOptions, moves: usize) -> Result<(), CliError> {
+    match game_of(id)? {
+        GameKind::Chess => bench(ChessRules, id, options, moves),
+        // Draughts 1K plays its own house rules; the others English checkers.
+        GameKind::Draughts if id == "draughts-1k" => bench(Draughts::zx81_1k(), id, options, moves),
+        GameKind::Draughts => bench(Draughts::english(), id, options, moves),
+    }
+}
+
+fn bench<R: Catalogue + Clone>(
+    rules: R,
+    id: &str,
+    options: &EngineOptions,
+    moves: usize,
+) -> Result<(), CliError> {
+    let started = Instant::now();
+    let mut runs = [
+        Workload::new(rules.clone(), id, options, Core::default())?,
+        Workload::new(rules.clone(), id, options, Core::Iz80)?,
+    ];
+    for _ in 0..moves {
+        for run in &mut runs {
+            run.engine_move(options.budget)?;
         }
     }
-    let total: Duration = host.iter().sum();
+    let [default, reference] = &mut runs;
     println!("engine: {id}");
-    println!("engine moves: {}", host.len());
-    println!("total T-states: {tstates}");
-    println!("host time: {:.3} s", total.as_secs_f64());
-    println!("emulated MHz: {:.1}", mhz(tstates, total));
+    println!("core: {}", default.core);
+    default.report("");
     println!(
-        "median host ms per move: {:.3}",
-        median(&host).as_secs_f64() * 1e3
+        "reference core: {} (the same workload, move for move in turn)",
+        reference.core
+    );
+    reference.report(&format!("{} ", reference.core));
+    println!(
+        "speed-up, emulated MHz {}/{}: {:.2}x",
+        default.core,
+        reference.core,
+        default.mhz() / reference.mhz().max(1e-9)
     );
     println!(
-        "median authentic s per move: {:.2}",
-        median(&authentic).as_secs_f64()
+        "speed-up, median host ms per move {}/{}: {:.2}x",
+        reference.core,
+        default.core,
+        median(&reference.host).as_secs_f64() / median(&default.host).as_secs_f64().max(1e-9)
     );
+    search_rates(default.engine.as_mut(), &rules.initial());
+    println!("wall time: {:.3} s", started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// The search alone, in the harness on the default core and on a bare
+/// `iz80` with nothing between instructions (engines that offer it).
+fn search_rates<R: Rules>(engine: &mut dyn Engine<R>, pos: &R::Position) {
     let mut harness = Vec::new();
     let mut bare = Vec::new();
     for _ in 0..9 {
-        if let Some(s) = engine.raw_rate(&Chess::default()) {
+        if let Some(s) = engine.raw_rate(pos) {
             harness.push(mhz(s.harness_tstates, s.harness_time));
             bare.push(mhz(s.bare_tstates, s.bare_time));
         }
     }
     if let (Some(h), Some(b)) = (median_f(&mut harness), median_f(&mut bare)) {
         println!("harness search: {h:.1} MHz");
-        println!("raw {b:.1} MHz");
+        println!("raw {b:.1} MHz (bare iz80)");
         println!("harness/raw: {:.1}%", 100.0 * h / b);
     }
-    println!("wall time: {:.3} s", started.elapsed().as_secs_f64());
-    Ok(())
+}
+
+/// CPU time of the calling thread.
+fn thread_cpu_time() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid timespec for the call to fill in.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0;
+    if ok {
+        Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+    } else {
+        Duration::ZERO
+    }
 }
 
 fn mhz(tstates: u64, time: Duration) -> f64 {

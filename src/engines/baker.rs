@@ -72,7 +72,7 @@ use log::debug;
 
 use super::{Engine, EngineError, EngineInfo, EngineOptions, Hang, InputPath, Played, Reply, onek};
 use crate::machine::zx81::{FramesMode, Ram, Zx81};
-use crate::machine::{Fault, MachineError, SplitMix64, Stop, TextScreen};
+use crate::machine::{Core, Fault, MachineError, SplitMix64, Stop, TextScreen};
 use crate::rules::draughts::{Draughts, PdnMove, Position, Square};
 use crate::rules::{Color, Game, HangKind};
 
@@ -228,7 +228,7 @@ impl BakerDraughts {
             None => IMAGE.to_vec(),
         };
         check_image(&image)?;
-        let (zx, rng) = boot(&image, options.seed)?;
+        let (zx, rng) = boot(&image, options.seed, options.core)?;
         let stack = zx.sp();
         Ok(BakerDraughts {
             options,
@@ -319,7 +319,7 @@ impl Engine<Draughts> for BakerDraughts {
     }
 
     fn new_game(&mut self) -> Result<(), EngineError> {
-        let (zx, rng) = boot(&self.image, self.options.seed)?;
+        let (zx, rng) = boot(&self.image, self.options.seed, self.options.core)?;
         self.stack = zx.sp();
         self.zx = zx;
         self.rng = rng;
@@ -360,8 +360,9 @@ impl Engine<Draughts> for BakerDraughts {
 /// A fresh 16K machine with `image` at 0x4C97 and the initial position on
 /// its screen (as the transcriber's SAVE kept it: "the current display file
 /// (with the board pre-set-up)"), and the generator of RANDOM.
-fn boot(image: &[u8], seed: u64) -> Result<(Zx81, SplitMix64), EngineError> {
+fn boot(image: &[u8], seed: u64, core: Core) -> Result<(Zx81, SplitMix64), EngineError> {
     let mut zx = Zx81::new(Ram::K16, FramesMode::Slow, seed);
+    zx.set_core(core);
     zx.load(LOAD_AT, image)?;
     for n in 1..=32 {
         let code = match n {

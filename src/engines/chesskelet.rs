@@ -76,7 +76,7 @@ use crate::rules::chess::ChessRules;
 
 type Reply = super::Reply<UciMove>;
 use crate::machine::spectrum::{self, Spectrum48};
-use crate::machine::{MachineError, Stop, TextScreen};
+use crate::machine::{Core, MachineError, Stop, TextScreen};
 
 /// The full-featured build (feamod=1, gramod=1), see tapes/CHESSKELET.md.
 pub const TAPE_FULL: &[u8] = include_bytes!("../../tapes/chesskelet.tap");
@@ -303,7 +303,16 @@ impl Session {
     /// # Errors
     /// The tape is malformed, not this build, or does not start.
     pub fn boot(build: &'static Build, tape: &[u8]) -> Result<Session, EngineError> {
+        Session::boot_on(build, tape, Core::default())
+    }
+
+    /// [`Session::boot`] on the Z80 core `core`.
+    ///
+    /// # Errors
+    /// As [`Session::boot`].
+    pub fn boot_on(build: &'static Build, tape: &[u8], core: Core) -> Result<Session, EngineError> {
         let mut zx = Spectrum48::load(tape)?;
+        zx.set_core(core);
         for (addr, bytes) in signature(build) {
             for (i, &want) in bytes.iter().enumerate() {
                 let at = addr + i as u16;
@@ -564,7 +573,7 @@ impl ChesSkelet {
             Some(path) => crate::machine::read_tape(path)?,
             None => build.tape.to_vec(),
         };
-        let session = Session::boot(build, &tape)?;
+        let session = Session::boot_on(build, &tape, options.core)?;
         Ok(ChesSkelet {
             build,
             options,
@@ -613,7 +622,7 @@ impl ChesSkelet {
     }
 
     fn fresh(&mut self) -> Result<(), EngineError> {
-        self.session = Session::boot(self.build, &self.tape)?;
+        self.session = Session::boot_on(self.build, &self.tape, self.options.core)?;
         self.track = None;
         Ok(())
     }

@@ -83,7 +83,7 @@ use super::{
     Engine, EngineError, EngineInfo, EngineOptions, Hang, InputPath, OptionSpec, Played, Reply,
 };
 use crate::machine::zx81::{FramesMode, RAM_START, Ram, Zx81, sysvar};
-use crate::machine::{MachineError, Regs, Resume, Stop, TextScreen};
+use crate::machine::{Core, MachineError, Regs, Resume, Stop, TextScreen};
 use crate::rules::draughts::{Draughts, PdnMove, Position, Square};
 use crate::rules::{Color, Game};
 
@@ -183,7 +183,7 @@ impl Draughts1K {
             None => IMAGE.to_vec(),
         };
         check_image(&image)?;
-        let zx = machine(&image, options.seed)?;
+        let zx = machine(&image, options.seed, options.core)?;
         Ok(Draughts1K {
             options: options.clone(),
             image,
@@ -216,7 +216,7 @@ impl Draughts1K {
     /// Runs the routine on `before` and reads what it did.
     fn think(&mut self, before: &Board, budget: u64) -> Result<Reply<RoutineMove>, EngineError> {
         if !self.sound {
-            self.zx = machine(&self.image, self.options.seed)?;
+            self.zx = machine(&self.image, self.options.seed, self.options.core)?;
             self.sound = true;
         }
         self.draw(before);
@@ -300,7 +300,7 @@ impl Engine<Draughts> for Draughts1K {
     }
 
     fn new_game(&mut self) -> Result<(), EngineError> {
-        self.zx = machine(&self.image, self.options.seed)?;
+        self.zx = machine(&self.image, self.options.seed, self.options.core)?;
         self.sound = true;
         Ok(())
     }
@@ -353,8 +353,9 @@ fn check_image(image: &[u8]) -> Result<(), EngineError> {
 
 /// A 1K ZX81 holding the `REM` line with `image`, the display file after
 /// it showing the initial position, and the trap of the ROM read.
-fn machine(image: &[u8], seed: u64) -> Result<Zx81, EngineError> {
+fn machine(image: &[u8], seed: u64, core: Core) -> Result<Zx81, EngineError> {
     let mut zx = Zx81::new(Ram::K1, FramesMode::Slow, seed);
+    zx.set_core(core);
     let mut line = LINE_100.to_vec();
     line.extend_from_slice(&(image.len() as u16 + 2).to_le_bytes());
     line.push(REM);
@@ -527,7 +528,7 @@ mod tests {
 
     #[test]
     fn the_board_has_edges_above_it() {
-        let zx = machine(IMAGE, 1).unwrap();
+        let zx = machine(IMAGE, 1, Core::default()).unwrap();
         assert_eq!(DISPLAY_FILE, 0x4132);
         assert_eq!(zx.peek16(sysvar::D_FILE), DISPLAY_FILE);
         // What a king's steps and jumps from the top two rows reach.

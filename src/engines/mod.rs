@@ -24,7 +24,7 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::machine::{MachineError, Stop, TextScreen};
+use crate::machine::{Core, MachineError, Stop, TextScreen};
 use crate::rules::chess::ChessRules;
 use crate::rules::draughts::Draughts;
 use crate::rules::{Game, HangKind, Rules};
@@ -62,6 +62,9 @@ pub struct EngineOptions {
     /// declared; a driver reads those it declares and ignores the rest, so
     /// one set serves every engine of a match.
     pub values: BTreeMap<String, String>,
+    /// The Z80 core the program's machine runs on (engines without one
+    /// ignore it).
+    pub core: Core,
 }
 
 impl Default for EngineOptions {
@@ -71,6 +74,7 @@ impl Default for EngineOptions {
             tape: None,
             budget: DEFAULT_BUDGET,
             values: BTreeMap::new(),
+            core: Core::default(),
         }
     }
 }

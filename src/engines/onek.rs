@@ -235,7 +235,7 @@ impl OneKZxChess {
             Some(path) => crate::machine::read_tape(path)?,
             None => TAPE.to_vec(),
         };
-        let zx = boot(&tape, variant, frames_mode(&options), options.seed)?;
+        let zx = boot(&tape, variant, &options, options.seed)?;
         let mut engine = OneKZxChess {
             variant,
             options,
@@ -337,7 +337,13 @@ impl OneKZxChess {
         budget: u64,
     ) -> Result<Reply, EngineError> {
         let t0 = self.zx.busy_tstates();
-        self.zx.watch(&[PMOVE, MOVE]);
+        // MOVE runs thousands of times a search and each watched visit
+        // stops the CPU: count it only for the debug log.
+        if log::log_enabled!(log::Level::Debug) {
+            self.zx.watch(&[PMOVE, MOVE]);
+        } else {
+            self.zx.watch(&[PMOVE]);
+        }
         let stop = self.zx.run(budget);
         let tstates = self.zx.busy_tstates() - t0;
         let nodes = self.zx.hits(0);
@@ -382,7 +388,7 @@ impl OneKZxChess {
 impl OneKZxChess {
     /// Boots the machine afresh with `seed`, as loaded from tape.
     fn reboot(&mut self, seed: u64) -> Result<(), EngineError> {
-        self.zx = boot(&self.tape, self.variant, frames_mode(&self.options), seed)?;
+        self.zx = boot(&self.tape, self.variant, &self.options, seed)?;
         self.track = Some(self.tape_track());
         Ok(())
     }
@@ -482,10 +488,11 @@ impl Engine<ChessRules> for OneKZxChess {
 fn boot(
     tape: &[u8],
     variant: &Variant,
-    frames: FramesMode,
+    options: &EngineOptions,
     seed: u64,
 ) -> Result<Zx81, EngineError> {
-    let mut zx = Zx81::load_p(tape, frames, seed)?;
+    let mut zx = Zx81::load_p(tape, frames_mode(options), seed)?;
+    zx.set_core(options.core);
     for (addr, bytes) in SIGNATURE {
         for (i, &want) in bytes.iter().enumerate() {
             let at = addr + i as u16;

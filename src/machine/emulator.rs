@@ -23,7 +23,7 @@
 //! budget boundary, on a bus signal or a HALT.
 
 use super::cpu::{self, Bus, Cpu, Marks, Memory, Regs, RunEnd};
-use super::{Stop, Watches};
+use super::{Core, Stop, Watches, profile};
 
 /// How execution goes on after a trap.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,10 +99,10 @@ enum Visit {
 }
 
 impl<B: Bus> Emulator<B> {
-    /// A CPU as after power-on on `bus`.
+    /// A CPU (of the default core) as after power-on on `bus`.
     pub fn new(bus: B) -> Emulator<B> {
         let mut emu = Emulator {
-            cpu: Cpu::new(),
+            cpu: Cpu::new(Core::default()),
             bus,
             marks: Marks::new(),
             watches: Watches::default(),
@@ -115,14 +115,29 @@ impl<B: Bus> Emulator<B> {
         emu
     }
 
-    /// Marks again what is not executable (after the memory map changed).
+    /// The core the CPU runs on.
+    pub fn core(&self) -> Core {
+        self.cpu.core()
+    }
+
+    /// Moves the CPU, its registers and its T-state count, to `core`.
+    pub fn set_core(&mut self, core: Core) {
+        if core != self.cpu.core() {
+            let (regs, tstates, halted) = (self.cpu.regs(), self.cpu.tstates(), self.cpu.halted());
+            debug_assert!(!halted, "a halted CPU changes core only by being reset");
+            self.cpu = Cpu::new(core);
+            self.cpu.set_regs(&regs);
+            self.cpu.set_tstates(tstates);
+        }
+    }
+
+    /// Marks again what is not executable (after the memory map changed),
+    /// page by page: the machines' memory maps change at 256-byte
+    /// boundaries.
     pub fn remap(&mut self) {
-        for addr in 0..=u16::MAX {
-            if self.bus.executable(addr) {
-                self.marks.clear(addr, Marks::ROM);
-            } else {
-                self.marks.set(addr, Marks::ROM);
-            }
+        for page in 0..=255u16 {
+            let executable = self.bus.executable(page << 8);
+            self.marks.page(page as u8, Marks::ROM, !executable);
         }
     }
 
@@ -172,6 +187,11 @@ impl<B: Bus> Emulator<B> {
     /// The flags register.
     pub fn f(&self) -> u8 {
         self.cpu.f()
+    }
+
+    /// The accumulator.
+    pub fn a(&self) -> u8 {
+        self.cpu.a()
     }
 
     /// Continues execution at `pc` with the stack pointer at `sp`.
@@ -336,19 +356,20 @@ impl<B: Bus> Emulator<B> {
                 self.visit(dev, pc, mark, first, breakpoint)
             };
             first = false;
-            match visit {
+            // A program stuck for good ends a run of the CPU at the event
+            // (or halts): only then is it looked for.
+            let ended_at_limit = match visit {
                 Visit::Stop(stop) => return stop,
-                Visit::Trapped => {}
-                Visit::Run => {
-                    if let Some(stop) = self.segment(dev, limit) {
-                        return stop;
-                    }
-                }
-            }
+                Visit::Trapped => false,
+                Visit::Run => match self.segment(dev, limit) {
+                    Ok(end) => matches!(end, RunEnd::Limit | RunEnd::Halt),
+                    Err(stop) => return stop,
+                },
+            };
             if let Some(stop) = dev.after(self) {
                 return stop;
             }
-            if let Some(stop) = self.stuck(dev) {
+            if ended_at_limit && let Some(stop) = self.stuck(dev) {
                 return stop;
             }
             if self.busy_tstates() >= limit {
@@ -412,16 +433,15 @@ impl<B: Bus> Emulator<B> {
     }
 
     /// Runs the CPU until the next event or the budget's end.
-    fn segment<D: Devices<B>>(&mut self, dev: &D, limit: u64) -> Option<Stop> {
+    fn segment<D: Devices<B>>(&mut self, dev: &D, limit: u64) -> Result<RunEnd, Stop> {
         let until = dev.next_event().min(limit.saturating_add(self.idle));
-        let end = self
-            .cpu
-            .run(&mut self.bus, &self.marks, until.saturating_sub(self.extra));
+        let (cpu, bus, marks) = (&mut self.cpu, &mut self.bus, &self.marks);
+        let end = profile::in_core(|| cpu.run(bus, marks, until.saturating_sub(self.extra)));
         if let Some(fault) = self.bus.take_fault() {
-            return Some(Stop::Fault(fault.at(self.cpu.last_pc())));
+            return Err(Stop::Fault(fault.at(self.cpu.last_pc())));
         }
         debug_assert!(end != RunEnd::Halt || self.cpu.halted());
-        None
+        Ok(end)
     }
 
     /// A program that can never do anything else: a HALT nothing will end,

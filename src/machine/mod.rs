@@ -1,4 +1,5 @@
-//! The emulated machines: the only code that touches a Z80 core (`iz80`).
+//! The emulated machines: the only code that touches a Z80 core (`z80emu`,
+//! and `iz80` as the reference).
 //!
 //! A machine here is a Z80 ([`cpu`]), a memory map and a handful of
 //! *high-level ROM traps*: we never load a ROM image, so when a program calls
@@ -19,6 +20,7 @@
 
 pub mod cpu;
 pub mod emulator;
+pub mod profile;
 pub mod rng;
 pub mod screen;
 pub mod spectrum;
@@ -32,6 +34,42 @@ pub use cpu::{Memory, Regs};
 pub use emulator::{CALL_RETURN, Resume, Trap};
 pub use rng::SplitMix64;
 pub use screen::{Cell, ScreenStyle, TextScreen};
+
+/// The Z80 core a machine runs on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Core {
+    /// `z80emu` 0.11.0: the T-states of the Z80 manual, driven in long runs.
+    #[default]
+    Z80emu,
+    /// `iz80` 0.5.1, the reference: reproduces games recorded before
+    /// `z80emu` became the default. Known timing differences: a `JR cc` not
+    /// taken counts 8 T-states (the manual: 7), a `JP cc` not taken 7 (the
+    /// manual: 10); see [`cpu::lockstep::KNOWN_TSTATE_DIFFERENCES`].
+    Iz80,
+    /// Both, compared after every instruction (`z80emu` leads); slow, for
+    /// tests ([`cpu::lockstep`]).
+    Lockstep,
+}
+
+impl Core {
+    /// Every core, by name.
+    pub const ALL: [Core; 3] = [Core::Z80emu, Core::Iz80, Core::Lockstep];
+
+    /// The name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Core::Z80emu => "z80emu",
+            Core::Iz80 => "iz80",
+            Core::Lockstep => "lockstep",
+        }
+    }
+}
+
+impl fmt::Display for Core {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
 
 /// Counters of how often execution reaches chosen addresses (how drivers
 /// count the moves a program evaluates).

@@ -58,6 +58,12 @@ fn bench_prints_its_figures() {
         "median authentic s per move: ",
         "raw ",
         "harness/raw: ",
+        "core: z80emu",
+        "host time outside the core: ",
+        "reference core: iz80",
+        "iz80 engine moves: 3",
+        "iz80 emulated MHz: ",
+        "speed-up, emulated MHz z80emu/iz80: ",
     ] {
         assert!(out.contains(key), "{key} missing in\n{out}");
     }

@@ -1,8 +1,11 @@
 //! Evidence for the machine layer (`src/machine/`): the emulated ZX81 on
 //! hand-assembled Z80 code, its ROM traps, keyboard, FRAMES, named stops,
-//! budgets and tape validation. No program of the seeds runs here.
+//! budgets and tape validation; and the two Z80 cores (`cores`), compared
+//! in lockstep over each program's searches and against hand-counted
+//! T-states.
 
 #[path = "../common/mod.rs"]
 mod common;
 
+mod cores;
 mod zx81_machine;

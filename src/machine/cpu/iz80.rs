@@ -134,12 +134,20 @@ impl Iz80 {
     }
 
     pub fn set_pc(&mut self, pc: u16) {
+        if self.halted() {
+            let regs = self.regs();
+            self.set_regs(&regs);
+        }
         self.cpu.registers().set_pc(pc);
     }
 
     #[inline]
     pub fn sp(&self) -> u16 {
         self.cpu.immutable_registers().get16(Reg16::SP)
+    }
+
+    pub fn a(&self) -> u8 {
+        self.cpu.immutable_registers().a()
     }
 
     pub fn f(&self) -> u8 {
@@ -153,6 +161,10 @@ impl Iz80 {
     #[inline]
     pub fn tstates(&self) -> u64 {
         self.cpu.cycle_count().wrapping_add(self.offset)
+    }
+
+    pub fn set_tstates(&mut self, tstates: u64) {
+        self.offset = tstates.wrapping_sub(self.cpu.cycle_count());
     }
 
     pub fn halted(&self) -> bool {

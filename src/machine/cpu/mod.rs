@@ -12,10 +12,12 @@
 //! and of rustzx's host: the CPU knows nothing of ZX81s or Spectrums.
 
 pub mod iz80;
+pub mod lockstep;
+pub mod z80emu;
 
 use std::fmt;
 
-use super::Fault;
+use super::{Core, Fault};
 
 /// The Z80's registers, both banks, and its interrupt state.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -113,8 +115,9 @@ pub trait Memory {
     }
 }
 
-/// The memory map and ports as the CPU sees them.
-pub trait Bus: Memory {
+/// The memory map and ports as the CPU sees them. (A copy of a bus is what
+/// the lockstep core runs its second CPU on.)
+pub trait Bus: Memory + Clone {
     /// A read by the CPU (opcode fetch or data). May record a fault or a
     /// poll, and raise the signal that ends the run after this instruction.
     fn read(&self, addr: u16) -> u8;
@@ -135,6 +138,8 @@ pub trait Bus: Memory {
     /// Can the CPU run code at `addr`? Everything else (ROM, unmapped
     /// space) is where high-level routines are trapped or faults reported.
     fn executable(&self, addr: u16) -> bool;
+    /// The RAM as the bus keeps it (for comparisons).
+    fn ram(&self) -> &[u8];
 }
 
 /// Addresses where execution returns to the machine before running the
@@ -173,6 +178,18 @@ impl Marks {
     pub fn clear(&mut self, addr: u16, flag: u8) {
         self.0[usize::from(addr)] &= !flag;
     }
+
+    /// Sets (`on`) or clears `flag` on the 256 addresses of `page`.
+    pub fn page(&mut self, page: u8, flag: u8, on: bool) {
+        let start = usize::from(page) << 8;
+        for m in &mut self.0[start..start + 256] {
+            if on {
+                *m |= flag;
+            } else {
+                *m &= !flag;
+            }
+        }
+    }
 }
 
 impl Default for Marks {
@@ -195,86 +212,133 @@ pub enum RunEnd {
 }
 
 /// The CPU of a machine: one of the cores, behind one set of methods.
-pub struct Cpu(iz80::Iz80);
+pub enum Cpu {
+    Z80emu(z80emu::Z80emu),
+    Iz80(iz80::Iz80),
+    Lockstep(Box<lockstep::Lockstep>),
+}
+
+/// Calls `$method` on whichever core (the lockstep pair answers with its
+/// leading core, or runs both where it has its own method).
+macro_rules! each {
+    ($self:expr, $cpu:ident => $call:expr, $pair:ident => $pair_call:expr) => {
+        match $self {
+            Cpu::Z80emu($cpu) => $call,
+            Cpu::Iz80($cpu) => $call,
+            Cpu::Lockstep($pair) => $pair_call,
+        }
+    };
+    ($self:expr, $cpu:ident => $call:expr) => {
+        each!($self, $cpu => $call, pair => { let $cpu = &pair.lead; $call })
+    };
+}
 
 impl Cpu {
-    /// A Z80 as after power-on.
-    pub fn new() -> Cpu {
-        Cpu(iz80::Iz80::new())
+    /// A Z80 as after power-on, emulated by `core`.
+    pub fn new(core: Core) -> Cpu {
+        match core {
+            Core::Z80emu => Cpu::Z80emu(z80emu::Z80emu::new()),
+            Core::Iz80 => Cpu::Iz80(iz80::Iz80::new()),
+            Core::Lockstep => Cpu::Lockstep(Box::default()),
+        }
+    }
+
+    /// The core emulating it.
+    pub fn core(&self) -> Core {
+        match self {
+            Cpu::Z80emu(_) => Core::Z80emu,
+            Cpu::Iz80(_) => Core::Iz80,
+            Cpu::Lockstep(_) => Core::Lockstep,
+        }
     }
 
     /// Every register.
     pub fn regs(&self) -> Regs {
-        self.0.regs()
+        each!(self, cpu => cpu.regs())
     }
 
     /// Sets every register (and leaves the CPU not halted).
     pub fn set_regs(&mut self, regs: &Regs) {
-        self.0.set_regs(regs)
+        each!(self, cpu => cpu.set_regs(regs), pair => pair.set_regs(regs))
     }
 
     #[inline]
     pub fn pc(&self) -> u16 {
-        self.0.pc()
+        each!(self, cpu => cpu.pc())
     }
 
+    /// Sets PC (and leaves the CPU not halted).
     pub fn set_pc(&mut self, pc: u16) {
-        self.0.set_pc(pc)
+        each!(self, cpu => cpu.set_pc(pc), pair => {
+            pair.lead.set_pc(pc);
+            pair.follow.set_pc(pc)
+        })
     }
 
     #[inline]
     pub fn sp(&self) -> u16 {
-        self.0.sp()
+        each!(self, cpu => cpu.sp())
+    }
+
+    pub fn set_sp(&mut self, sp: u16) {
+        each!(self, cpu => cpu.set_sp(sp), pair => {
+            pair.lead.set_sp(sp);
+            pair.follow.set_sp(sp)
+        })
     }
 
     /// The flags register.
     pub fn f(&self) -> u8 {
-        self.0.f()
+        each!(self, cpu => cpu.f())
     }
 
-    pub fn set_sp(&mut self, sp: u16) {
-        self.0.set_sp(sp)
+    /// The accumulator.
+    pub fn a(&self) -> u8 {
+        each!(self, cpu => cpu.a())
     }
 
     /// T-states the CPU has run since power-on.
     #[inline]
     pub fn tstates(&self) -> u64 {
-        self.0.tstates()
+        each!(self, cpu => cpu.tstates())
+    }
+
+    /// Sets the T-state counter (when a machine changes cores).
+    pub fn set_tstates(&mut self, tstates: u64) {
+        each!(self, cpu => cpu.set_tstates(tstates), pair => {
+            pair.lead.set_tstates(tstates);
+            pair.follow.set_tstates(tstates)
+        })
     }
 
     /// Is the CPU halted (waiting for an interrupt)?
     pub fn halted(&self) -> bool {
-        self.0.halted()
+        each!(self, cpu => cpu.halted())
     }
 
     /// The address of the last instruction begun (for fault reports).
     pub fn last_pc(&self) -> u16 {
-        self.0.last_pc()
+        each!(self, cpu => cpu.last_pc())
     }
 
     /// Runs from the current PC until `until` T-states (the CPU's own
     /// count), a marked address, a bus signal or a HALT. The instruction at
     /// the current PC runs even if its address is marked.
+    #[inline]
     pub fn run<B: Bus>(&mut self, bus: &mut B, marks: &Marks, until: u64) -> RunEnd {
-        self.0.run(bus, marks, until)
+        each!(self, cpu => cpu.run(bus, marks, until), pair => pair.run(bus, marks, until))
     }
 
     /// Runs one instruction, marks or not.
     pub fn step<B: Bus>(&mut self, bus: &mut B) {
-        self.0.step(bus)
+        each!(self, cpu => cpu.step(bus), pair => pair.step(bus))
     }
 
     /// Accepts a mode 1 interrupt: PC pushed, interrupts off, PC = 0x0038.
     /// Returns false if the CPU cannot accept one now (interrupts off, or
     /// just after `EI`).
     pub fn interrupt_im1<B: Bus>(&mut self, bus: &mut B) -> bool {
-        self.0.interrupt_im1(bus)
-    }
-}
-
-impl Default for Cpu {
-    fn default() -> Self {
-        Cpu::new()
+        each!(self, cpu => cpu.interrupt_im1(bus), pair => pair.interrupt_im1(bus))
     }
 }
 

@@ -105,6 +105,7 @@ pub const IRQ_HANDLER_TSTATES: u64 = 1_000;
 /// The address space as the CPU sees it: the 48K of RAM (in a 64K array,
 /// the ROM's part unused), the handler's `EI; RET` during an interrupt, and
 /// what the running program did that the machine must notice.
+#[derive(Clone)]
 pub struct SpectrumBus {
     mem: Box<[u8; 0x10000]>,
     fault: Cell<Option<Fault>>,
@@ -127,6 +128,15 @@ impl SpectrumBus {
             polled_now: Cell::new(false),
             waiting: Cell::new(false),
             in_irq: false,
+        }
+    }
+
+    /// Writes `value` over `range` of RAM (the display file and attributes
+    /// that CLS clears).
+    fn fill(&mut self, range: std::ops::Range<u16>, value: u8) {
+        let (start, end) = (range.start.max(RAM_START), range.end);
+        if start < end {
+            self.mem[usize::from(start)..usize::from(end)].fill(value);
         }
     }
 
@@ -197,6 +207,10 @@ impl Bus for SpectrumBus {
 
     fn take_fault(&mut self) -> Option<Fault> {
         self.fault.take()
+    }
+
+    fn ram(&self) -> &[u8] {
+        &self.mem[usize::from(RAM_START)..]
     }
 
     fn executable(&self, addr: u16) -> bool {
@@ -339,9 +353,7 @@ impl Spectrum48 {
         }
         zx.poke16(sysvar::CHANS, CHANNELS);
         zx.poke16(sysvar::CURCHL, CHANNELS);
-        for a in 0x5800..0x5B00 {
-            zx.poke(a, 0x38);
-        }
+        zx.bus_mut().fill(0x5800..0x5B00, 0x38);
         let regs = Regs {
             iy: sysvar::IY_BASE,
             i: 0x3F,

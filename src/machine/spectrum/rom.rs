@@ -76,7 +76,7 @@ fn print_a(dev: &mut SpectrumDevices, emu: &mut Emulator<SpectrumBus>) -> Option
     if emu.peek16(record) != PRINT_OUT {
         return Some(Stop::Fault(Fault::RomCall { pc: PRINT_A }));
     }
-    dev.printer.print(emu.regs().a());
+    dev.printer.print(emu.a());
     emu.ret(PRINT_TSTATES);
     None
 }
@@ -86,12 +86,8 @@ fn print_a(dev: &mut SpectrumDevices, emu: &mut Emulator<SpectrumBus>) -> Option
 fn cl_all(dev: &mut SpectrumDevices, emu: &mut Emulator<SpectrumBus>) {
     dev.printer.clear();
     let attr = emu.peek(sysvar::ATTR_P);
-    for a in 0x4000..0x5800u16 {
-        emu.poke(a, 0);
-    }
-    for a in 0x5800..0x5B00u16 {
-        emu.poke(a, attr);
-    }
+    emu.bus_mut().fill(0x4000..0x5800, 0);
+    emu.bus_mut().fill(0x5800..0x5B00, attr);
     emu.poke16(sysvar::S_POSN, 0x1821);
     emu.poke16(sysvar::DF_CC, 0x4000);
     let mut regs = emu.regs();

@@ -124,11 +124,14 @@ pub enum FramesMode {
 
 /// The address space as the CPU sees it: RAM, the ROM's key table, and the
 /// record of the last bad access.
+#[derive(Clone)]
 pub struct Zx81Bus {
     ram: Box<[u8; 0x4000]>,
     /// Address bits the RAM decodes.
     mask: u16,
     fault: Cell<Option<Fault>>,
+    /// A fault was recorded (read on every instruction: one byte).
+    signal: Cell<bool>,
     ignored_rom_writes: u64,
 }
 
@@ -138,6 +141,7 @@ impl Zx81Bus {
             ram: Box::new([0; 0x4000]),
             mask: ram.bytes() as u16 - 1,
             fault: Cell::new(None),
+            signal: Cell::new(false),
             ignored_rom_writes: 0,
         }
     }
@@ -150,6 +154,7 @@ impl Zx81Bus {
         key_table_char(rom).unwrap_or_else(|| {
             if self.fault.get().is_none() {
                 self.fault.set(Some(Fault::RomRead { addr: rom, pc: 0 }));
+                self.signal.set(true);
             }
             0xFF
         })
@@ -159,7 +164,7 @@ impl Zx81Bus {
 impl Memory for Zx81Bus {
     fn peek(&self, addr: u16) -> u8 {
         if addr & 0x4000 != 0 {
-            self.ram[usize::from(addr & self.mask)]
+            self.ram[usize::from(addr & self.mask & 0x3FFF)]
         } else {
             key_table_char(addr & 0x3FFF).unwrap_or(0xFF)
         }
@@ -167,7 +172,7 @@ impl Memory for Zx81Bus {
 
     fn poke(&mut self, addr: u16, value: u8) {
         if addr & 0x4000 != 0 {
-            self.ram[usize::from(addr & self.mask)] = value;
+            self.ram[usize::from(addr & self.mask & 0x3FFF)] = value;
         }
     }
 }
@@ -176,7 +181,7 @@ impl Bus for Zx81Bus {
     #[inline]
     fn read(&self, address: u16) -> u8 {
         if address & 0x4000 != 0 {
-            self.ram[usize::from(address & self.mask)]
+            self.ram[usize::from(address & self.mask & 0x3FFF)]
         } else {
             self.read_rom(address)
         }
@@ -185,7 +190,7 @@ impl Bus for Zx81Bus {
     #[inline]
     fn write(&mut self, address: u16, value: u8) {
         if address & 0x4000 != 0 {
-            self.ram[usize::from(address & self.mask)] = value;
+            self.ram[usize::from(address & self.mask & 0x3FFF)] = value;
         } else {
             self.ignored_rom_writes = self.ignored_rom_writes.wrapping_add(1);
         }
@@ -193,11 +198,16 @@ impl Bus for Zx81Bus {
 
     #[inline]
     fn signalled(&self) -> bool {
-        self.fault.get().is_some()
+        self.signal.get()
     }
 
     fn take_fault(&mut self) -> Option<Fault> {
+        self.signal.set(false);
         self.fault.take()
+    }
+
+    fn ram(&self) -> &[u8] {
+        &self.ram[..=usize::from(self.mask)]
     }
 
     fn executable(&self, addr: u16) -> bool {
