@@ -133,6 +133,9 @@ impl<R: Catalogue + Clone> Workload<R> {
 }
 
 pub fn run(id: &str, options: &EngineOptions, moves: usize) -> Result<(), CliError> {
+    if retrochess::engines::info(id).is_some_and(|i| i.machine == retrochess::engines::NATIVE) {
+        return native(id, options, moves);
+    }
     match game_of(id)? {
         GameKind::Chess => bench(ChessRules, id, options, moves),
         // Draughts 1K plays its own house rules; the others English checkers.
@@ -229,4 +232,57 @@ fn median(xs: &[Duration]) -> Duration {
 fn median_f(xs: &mut [f64]) -> Option<f64> {
     xs.sort_by(f64::total_cmp);
     xs.get(xs.len() / 2).copied()
+}
+
+/// A native engine (samuel-f8): no Z80, so no cores to compare; its search
+/// measured as nodes per second over the same kind of workload (the engine
+/// moving first against a seeded random mover, English checkers).
+fn native(id: &str, options: &EngineOptions, moves: usize) -> Result<(), CliError> {
+    let rules = Draughts::english();
+    let mut engine = Draughts::create(id, options)?;
+    let mut rng = SplitMix64::new(options.seed);
+    let mut game = Game::initial(rules);
+    let (mut host, mut nodes) = (Vec::new(), 0u64);
+    let started = Instant::now();
+    while host.len() < moves {
+        if game.ending().is_some() || game.moves().len() >= 200 {
+            game = Game::initial(rules);
+            engine.new_game()?;
+        }
+        if game.turn() != rules.first_side() {
+            let legal = game.legal_moves();
+            game.push(legal[rng.range(0, legal.len() as u64 - 1) as usize].clone());
+            continue;
+        }
+        let t = Instant::now();
+        let reply = engine.play(&game, options.budget)?;
+        host.push(t.elapsed());
+        nodes += reply.nodes;
+        let legal = match reply.played {
+            Played::Move(wire) => match rules.judge(game.position(), &wire) {
+                Verdict::Legal(m) => Some(m),
+                Verdict::Illegal(..) => None,
+            },
+            _ => None,
+        };
+        match legal {
+            Some(m) => game.push(m),
+            None => game = Game::initial(rules),
+        }
+    }
+    let total: Duration = host.iter().sum();
+    println!("engine: {id} (native: no emulated core)");
+    println!("engine moves: {}", host.len());
+    println!("nodes: {nodes}");
+    println!("host time: {:.3} s", total.as_secs_f64());
+    println!(
+        "nodes per second: {:.0}",
+        nodes as f64 / total.as_secs_f64().max(1e-9)
+    );
+    println!(
+        "median host ms per move: {:.3}",
+        median(&host).as_secs_f64() * 1e3
+    );
+    println!("wall time: {:.3} s", started.elapsed().as_secs_f64());
+    Ok(())
 }

@@ -46,6 +46,28 @@ fn quit_ends_play() {
 }
 
 #[test]
+fn bench_of_a_native_engine_counts_nodes_per_second() {
+    let figure = |out: &str, key: &str| -> f64 {
+        out.lines()
+            .find_map(|l| l.strip_prefix(key))
+            .unwrap_or_else(|| panic!("{key} missing in\n{out}"))
+            .parse()
+            .unwrap()
+    };
+    let (ok, one, _) = run(&["bench", "--engine", "samuel-f8", "--moves", "20"], "");
+    assert!(ok, "{one}");
+    let (_, two, _) = run(&["bench", "--engine", "samuel-f8", "--moves", "20"], "");
+    assert!(one.contains("engine moves: 20"), "{one}");
+    assert!(figure(&one, "nodes: ") > 0.0);
+    assert_eq!(
+        figure(&one, "nodes: "),
+        figure(&two, "nodes: "),
+        "a fixed workload"
+    );
+    assert!(figure(&one, "nodes per second: ") > 0.0);
+}
+
+#[test]
 fn bench_prints_its_figures() {
     let (ok, out, _) = run(&["bench", "--moves", "3"], "");
     assert!(ok);
