@@ -251,7 +251,7 @@ fn native(id: &str, options: &EngineOptions, moves: usize) -> Result<(), CliErro
         }
         if game.turn() != rules.first_side() {
             let legal = game.legal_moves();
-            game.push(legal[rng.range(0, legal.len() as u64 - 1) as usize].clone());
+            game.push(legal[rng.range(0, legal.len() as u64 - 1) as usize]);
             continue;
         }
         let t = Instant::now();
