@@ -1,10 +1,13 @@
 #!/bin/sh
-# Rebuilds the ChesSkelet tapes from tapes/src/chesskelet.asm.
+# Rebuilds the tapes made from our sources:
+#   tapes/chesskelet.tap, tapes/chesskelet-lite.tap  from tapes/src/chesskelet.asm
+#   tapes/baker-draughts-16k.bin (+ .sym)            from tapes/src/baker-glue.asm,
+#       our glue around Toni Baker's routines, which it includes unmodified
+#       from tapes/baker-draughts.bin (scripts/transcribe-baker.py)
 #
-#   scripts/build-tapes.sh            write tapes/chesskelet.tap and
-#                                     tapes/chesskelet-lite.tap
+#   scripts/build-tapes.sh            write them
 #   scripts/build-tapes.sh --check    build into a temporary directory and
-#                                     fail if the committed tapes differ
+#                                     fail if a committed file differs
 #
 # Needs Debian's pasmo (apt-get install pasmo) and python3.  The output
 # depends only on the sources: no dates, no host names.
@@ -20,6 +23,20 @@ command -v pasmo >/dev/null 2>&1 || { echo "build-tapes: pasmo not found (apt-ge
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+# install BUILT NAME: copy BUILT to tapes/NAME, or with --check fail if
+# tapes/NAME differs; print its size and hash.
+install() {
+    if [ "$check" = 1 ]; then
+        if ! cmp -s "$1" "$root/tapes/$2"; then
+            echo "build-tapes: tapes/$2 differs from a fresh build" >&2
+            exit 1
+        fi
+    else
+        cp "$1" "$root/tapes/$2"
+    fi
+    echo "$2 $(wc -c <"$1" | tr -d ' ') bytes sha256 $(sha256sum "$1" | cut -d' ' -f1)"
+}
+
 # build ID FEAMOD GRAMOD TAPENAME
 build() {
     id=$1; feamod=$2; gramod=$3; name=$4
@@ -29,18 +46,20 @@ build() {
     origin=$(sed -n 's/^origin[[:space:]]*EQU[[:space:]]*0*\([0-9A-Fa-f]*\)H$/0x\1/p' "$work/$id.sym")
     [ -n "$origin" ] || { echo "build-tapes: no origin in $id.sym" >&2; exit 1; }
     python3 "$root/scripts/mktap.py" "$name" "$origin" "$work/$id.bin" "$work/$id.tap"
-    if [ "$check" = 1 ]; then
-        if ! cmp -s "$work/$id.tap" "$root/tapes/$id.tap"; then
-            echo "build-tapes: tapes/$id.tap differs from a fresh build" >&2
-            exit 1
-        fi
-    else
-        cp "$work/$id.tap" "$root/tapes/$id.tap"
-    fi
-    size=$(wc -c <"$work/$id.tap" | tr -d ' ')
-    sum=$(sha256sum "$work/$id.tap" | cut -d' ' -f1)
-    echo "$id.tap $size bytes sha256 $sum"
+    install "$work/$id.tap" "$id.tap"
 }
 
 build chesskelet 1 1 "ChesSkelet"
 build chesskelet-lite 0 1 "ChesSklite"
+
+# Toni Baker's draughts with our glue: one raw image loaded at TABLE (0x4C97)
+# on a 16K ZX81, and pasmo's symbol table, which names the glue's interface.
+baker() {
+    pasmo -I "$root/tapes" "$root/tapes/src/baker-glue.asm" \
+        "$work/baker.bin" "$work/baker.sym" >"$work/baker.log" 2>&1 || {
+        cat "$work/baker.log" >&2; echo "build-tapes: pasmo failed for baker-glue" >&2; exit 1; }
+    install "$work/baker.bin" baker-draughts-16k.bin
+    install "$work/baker.sym" baker-draughts-16k.sym
+}
+
+baker

@@ -1,15 +1,20 @@
-//! retrochess: Sinclair-era chess programs, run unmodified in emulated
-//! machines, as engines that modern chess software can talk to.
+//! retrochess: Sinclair-era chess and draughts programs, run unmodified in
+//! emulated machines, as engines that modern software can talk to.
 //!
 //! Layers, bottom up:
 //! - [`machine`]: the emulated ZX81 (and Spectrum): CPU, memory, high-level
-//!   ROM traps, keyboard, screen, tapes. No chess.
-//! - [`engines`]: one driver per retro program, behind [`engines::ChessEngine`].
-//! - [`arbiter`]: shakmaty's verdict on every move, with reasons.
-//! - [`protocol`]: UCI and CECP as state machines over lines.
+//!   ROM traps, keyboard, screen, tapes. No game.
+//! - [`rules`]: the rules seam ([`rules::Rules`], [`rules::Game`]): chess
+//!   over shakmaty, English checkers and Draughts 1K's house rules; every
+//!   move judged, with reasons.
+//! - [`engines`]: one driver per program, behind [`engines::Engine`],
+//!   generic over the rules.
+//! - [`protocol`]: UCI and CECP as state machines over lines, on one
+//!   protocol core (session, worker, search desk).
+//! - [`runner`]: the match runner, generic over the game.
 
-pub mod arbiter;
 pub mod engines;
 pub mod machine;
 pub mod protocol;
+pub mod rules;
 pub mod runner;

@@ -11,7 +11,6 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use retrochess::engines::{self, EngineOptions};
-use retrochess::machine::zx81::FramesMode;
 use retrochess::protocol::{self, Protocol};
 
 const DEFAULT_ENGINE: &str = "1k-zx-chess";
@@ -52,6 +51,11 @@ struct EngineArgs {
     /// Load this tape or snapshot instead of the built-in one.
     #[arg(long, global = true)]
     tape: Option<PathBuf>,
+    /// Set an option an engine's driver declares (NAME=VALUE; see the
+    /// options each engine offers over UCI); engines that do not declare it
+    /// ignore it.
+    #[arg(long = "option", value_name = "NAME=VALUE", global = true)]
+    driver_options: Vec<String>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -117,17 +121,30 @@ enum Side {
 }
 
 impl EngineArgs {
-    fn options(&self) -> EngineOptions {
-        EngineOptions {
+    /// The engine options: `--frames` and `--think-first-move` are
+    /// shorthands for the 1K ZX Chess driver's `Frames` and `Opening`.
+    fn options(&self) -> Result<EngineOptions, String> {
+        let mut options = EngineOptions {
             seed: self.seed,
-            think_first_move: self.think_first_move,
-            frames: match self.frames {
-                Frames::Slow => FramesMode::Slow,
-                Frames::Fast => FramesMode::Fast,
-            },
             tape: self.tape.clone(),
             ..EngineOptions::default()
+        };
+        let frames = match self.frames {
+            Frames::Slow => "slow",
+            Frames::Fast => "fast",
+        };
+        options = options.with(engines::onek::FRAMES, frames);
+        if self.think_first_move {
+            options = options.with(engines::onek::OPENING, "think");
         }
+        for pair in &self.driver_options {
+            let (name, value) = pair
+                .split_once('=')
+                .filter(|(n, _)| !n.trim().is_empty())
+                .ok_or_else(|| format!("--option {pair:?}: expected NAME=VALUE"))?;
+            options = options.with(name.trim(), value.trim());
+        }
+        Ok(options)
     }
 }
 
@@ -143,7 +160,13 @@ fn main() -> ExitCode {
         .parse_env("RETROCHESS_LOG")
         .target(env_logger::Target::Stderr)
         .init();
-    let options = cli.options.options();
+    let options = match cli.options.options() {
+        Ok(options) => options,
+        Err(e) => {
+            eprintln!("retrochess: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let top = cli.engine;
     // `--engine` may stand before or after the subcommand.
     let pick = |e: Option<String>| {
@@ -152,10 +175,10 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Some(Command::Uci { engine }) => {
-            protocol::serve(Protocol::Uci, &pick(engine), options, None)
+            protocol::serve(Protocol::Uci, &pick(engine), options, None).map_err(Into::into)
         }
         Some(Command::Xboard { engine }) => {
-            protocol::serve(Protocol::Xboard, &pick(engine), options, None)
+            protocol::serve(Protocol::Xboard, &pick(engine), options, None).map_err(Into::into)
         }
         None => detect_and_serve(&pick(None), options),
         Some(Command::Match(args)) => cli::matches::run(&args, &options),
@@ -194,14 +217,14 @@ fn main() -> ExitCode {
 }
 
 /// No subcommand: the GUI's first line says which protocol it speaks.
-fn detect_and_serve(id: &str, options: EngineOptions) -> Result<(), String> {
+fn detect_and_serve(id: &str, options: EngineOptions) -> Result<(), cli::CliError> {
     let mut first = String::new();
     loop {
         first.clear();
         let n = std::io::stdin()
             .lock()
             .read_line(&mut first)
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| cli::CliError::Input(e.to_string()))?;
         if n == 0 {
             return Ok(());
         }
@@ -210,11 +233,11 @@ fn detect_and_serve(id: &str, options: EngineOptions) -> Result<(), String> {
         }
     }
     match Protocol::detect(&first) {
-        Some(p) => protocol::serve(p, id, options, Some(first)),
-        None => Err(format!(
+        Some(p) => Ok(protocol::serve(p, id, options, Some(first))?),
+        None => Err(cli::CliError::Input(format!(
             "cannot tell the protocol from the first line {:?}: expected `uci` or `xboard` \
              (or run `retrochess uci` / `retrochess xboard`, or `retrochess --help`)",
             first.trim()
-        )),
+        ))),
     }
 }

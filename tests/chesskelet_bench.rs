@@ -9,7 +9,7 @@
 //!   computer's generation and choice, its move, the reversal, the
 //!   person's list, CLS and the board printed), split into what the CPU ran
 //!   and what the traps charge as estimates for the ROM (CLS, `RST 16`,
-//!   the interrupt handler; rounded figures, see src/machine/spectrum.rs).
+//!   the interrupt handler; rounded figures, see src/machine/spectrum/).
 //!
 //! `cargo test --release --test chesskelet_bench -- --nocapture` prints the
 //! table that tapes/CHESSKELET.md carries.

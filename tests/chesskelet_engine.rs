@@ -2,9 +2,10 @@
 //! reproduce the program's state, and the tapes' reproducibility.
 
 mod common;
+use common::PlayMoves;
 
 use retrochess::engines::chesskelet::{BUILDS, ChesSkelet, Session, real_square};
-use retrochess::engines::{ChessEngine, EngineOptions, InputPath, Played};
+use retrochess::engines::{Engine, EngineOptions, InputPath, Played};
 use retrochess::machine::Stop;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
@@ -75,7 +76,7 @@ fn play_line(
             break;
         }
         if pos.turn() == engine_color {
-            let reply = engine.play(root, &moves, BUDGET).unwrap();
+            let reply = engine.play_moves(root, &moves, BUDGET).unwrap();
             let Played::Move(uci) = reply.played else {
                 panic!("{:?}", reply.played)
             };
@@ -208,11 +209,13 @@ fn injected_positions_are_answered() {
                 .into_position(CastlingMode::Standard)
                 .unwrap();
             let mut e = ChesSkelet::new(build, EngineOptions::default()).unwrap();
-            let reply = e.play(&pos, &[], BUDGET).unwrap_or_else(|err| {
+            let reply = e.play_moves(&pos, &[], BUDGET).unwrap_or_else(|err| {
                 panic!(
                     "{}: {fen}: {err}\n{}",
                     build.info.id,
-                    e.screen().render(retrochess::machine::ScreenStyle::Plain)
+                    e.screen()
+                        .unwrap()
+                        .render(retrochess::machine::ScreenStyle::Plain)
                 )
             });
             assert!(matches!(reply.path, InputPath::Injected(_)), "{fen}");

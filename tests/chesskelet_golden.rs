@@ -118,7 +118,7 @@ fn golden_games_lite_build() {
 /// the arbiter must say so.
 #[test]
 fn published_e7d8_moves_into_check() {
-    use retrochess::arbiter::{Illegal, Verdict, judge};
+    use retrochess::rules::chess::{Illegal, Verdict, judge};
     use shakmaty::uci::UciMove;
     use shakmaty::{Chess, Position};
     let games = chesskelet_games();

@@ -1,15 +1,20 @@
 //! ChesSkelet over long games: the program's stack leak (about 30 bytes per
 //! move pair, tapes/CHESSKELET.md), what the machine does when it reaches
 //! the ROM's channel area, how the driver re-syncs before that, long games
-//! through the `ChessEngine` trait against a seeded random mover, and the
+//! through the `Engine<ChessRules>` trait against a seeded random mover, and the
 //! dead end (no candidate move).
 
-use retrochess::arbiter::{Verdict, judge};
+mod common;
+use common::PlayMoves;
+
+use retrochess::engines::Hang;
 use retrochess::engines::chesskelet::{
     BUILDS, CYCLE_STACK, ChesSkelet, STACK_FLOOR, Session, square_keys,
 };
-use retrochess::engines::{ChessEngine, EngineOptions, InputPath, Played};
+use retrochess::engines::{Engine, EngineOptions, InputPath, Played};
 use retrochess::machine::{Fault, SplitMix64, Stop};
+use retrochess::rules::HangKind;
+use retrochess::rules::chess::{Verdict, judge};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
@@ -95,7 +100,7 @@ fn the_driver_reloads_before_the_stack_reaches_the_channel_area() {
             let m = w.parse::<UciMove>().unwrap().to_move(&pos).unwrap();
             pos = pos.play(m).unwrap();
             moves.push(m);
-            let r = e.play(&Chess::default(), &moves, BUDGET).unwrap();
+            let r = e.play_moves(&Chess::default(), &moves, BUDGET).unwrap();
             assert!(matches!(r.path, InputPath::Typed(_)), "{:?}", r.path);
             let Played::Move(uci) = r.played else {
                 panic!("{:?}", r.played)
@@ -121,7 +126,7 @@ fn the_driver_reloads_before_the_stack_reaches_the_channel_area() {
         // ...the driver re-syncs and the program answers.
         let m = pos.legal_moves()[0];
         moves.push(m);
-        let r = e.play(&Chess::default(), &moves, BUDGET).unwrap();
+        let r = e.play_moves(&Chess::default(), &moves, BUDGET).unwrap();
         let InputPath::Injected(why) = &r.path else {
             panic!("{:?}", r.path)
         };
@@ -159,7 +164,7 @@ fn long_games_against_a_random_mover() {
                 let random = legal[(rng.next_u64() % legal.len() as u64) as usize];
                 let m = if pos.turn() == colour {
                     let r = e
-                        .play(&Chess::default(), &moves, BUDGET)
+                        .play_moves(&Chess::default(), &moves, BUDGET)
                         .unwrap_or_else(|err| {
                             panic!("{} ply {}: {err}", build.info.id, moves.len())
                         });
@@ -242,7 +247,7 @@ fn dead_ends_are_reported() {
                 .into_position(CastlingMode::Standard)
                 .unwrap();
             let mut e = ChesSkelet::new(build, EngineOptions::default()).unwrap();
-            let r = e.play(&pos, &[], BUDGET).unwrap();
+            let r = e.play_moves(&pos, &[], BUDGET).unwrap();
             assert_eq!(r.played, Played::DeadEnd, "{} {what}", build.info.id);
             assert_eq!(r.nodes, 0);
             // What the program does with an empty list.
@@ -260,8 +265,11 @@ fn dead_ends_are_reported() {
             .unwrap()
             .into_position(CastlingMode::Standard)
             .unwrap();
-        assert_eq!(e.play(&pos, &[], BUDGET).unwrap().played, Played::DeadEnd);
-        let r = e.play(&Chess::default(), &[], BUDGET).unwrap();
+        assert_eq!(
+            e.play_moves(&pos, &[], BUDGET).unwrap().played,
+            Played::DeadEnd
+        );
+        let r = e.play_moves(&Chess::default(), &[], BUDGET).unwrap();
         assert!(matches!(r.played, Played::Move(_)));
     }
 }
@@ -277,14 +285,20 @@ fn an_exhausted_budget_is_a_hang_not_a_fault() {
             .unwrap()
             .to_move(&Chess::default())
             .unwrap();
-        let r = e.play(&Chess::default(), &[m], 1_000).unwrap();
+        let r = e.play_moves(&Chess::default(), &[m], 1_000).unwrap();
         assert!(
-            matches!(r.played, Played::Hung(Stop::BudgetExhausted { .. })),
+            matches!(
+                r.played,
+                Played::Hung(Hang {
+                    kind: HangKind::Budget,
+                    ..
+                })
+            ),
             "{:?}",
             r.played
         );
         // And the engine recovers on the next request.
-        let r = e.play(&Chess::default(), &[m], BUDGET).unwrap();
+        let r = e.play_moves(&Chess::default(), &[m], BUDGET).unwrap();
         assert!(matches!(r.played, Played::Move(_)), "{:?}", r.played);
     }
 }

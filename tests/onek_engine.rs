@@ -1,20 +1,24 @@
 //! 1K ZX Chess on the emulated ZX81, driven through its keyboard and screen.
 
 mod common;
+use common::PlayMoves;
 
 use common::{fen, random_move, temp_file};
-use retrochess::arbiter::{Game, Verdict, judge};
+use retrochess::rules::chess::judge;
+use retrochess::rules::{HangKind, Verdict};
+
+type Game = retrochess::rules::Game<ChessRules>;
 use retrochess::engines::onek::{self, OneKZxChess};
-use retrochess::engines::{self, ChessEngine, EngineError, EngineOptions, InputPath, Played};
-use retrochess::machine::zx81::FramesMode;
-use retrochess::machine::{SplitMix64, Stop};
+use retrochess::engines::{Engine, EngineError, EngineOptions, InputPath, Played};
+use retrochess::machine::SplitMix64;
+use retrochess::rules::chess::ChessRules;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Move, Position};
 
 const BUDGET: u64 = 2_000_000_000;
 
-fn engine(seed: u64) -> Box<dyn ChessEngine> {
-    engines::create(
+fn engine(seed: u64) -> Box<dyn Engine<ChessRules>> {
+    common::chess_engine(
         "1k-zx-chess",
         &EngineOptions {
             seed,
@@ -29,13 +33,13 @@ fn engine(seed: u64) -> Box<dyn ChessEngine> {
 /// moves, the engine's replies' input paths, and every illegal engine move
 /// with the arbiter's reason.
 fn play_game(
-    e: &mut dyn ChessEngine,
+    e: &mut dyn Engine<ChessRules>,
     engine_side: Color,
     seed: u64,
     plies: usize,
 ) -> (Vec<Move>, Vec<InputPath>, Vec<String>) {
     let mut rng = SplitMix64::new(seed);
-    let mut game = Game::new(Chess::default());
+    let mut game = Game::new(ChessRules, Chess::default());
     let (mut paths, mut flagged) = (Vec::new(), Vec::new());
     while game.moves().len() < plies && game.ending().is_none() {
         let pos = game.position().clone();
@@ -43,7 +47,7 @@ fn play_game(
             game.push(random_move(&pos, &mut rng));
             continue;
         }
-        let reply = e.play(game.root(), game.moves(), BUDGET).unwrap();
+        let reply = e.play_moves(game.root(), game.moves(), BUDGET).unwrap();
         paths.push(reply.path.clone());
         let Played::Move(uci) = reply.played else {
             panic!(
@@ -66,13 +70,13 @@ fn play_game(
 #[test]
 fn first_move_comes_from_the_tape_for_both_variants() {
     for (id, first) in [("1k-zx-chess", "d2d3"), ("1k-zx-chess-kp", "e2e3")] {
-        let mut e = engines::create(id, &EngineOptions::default()).unwrap();
-        let r = e.play(&Chess::default(), &[], BUDGET).unwrap();
+        let mut e = common::chess_engine(id, &EngineOptions::default()).unwrap();
+        let r = e.play_moves(&Chess::default(), &[], BUDGET).unwrap();
         assert_eq!(r.played, Played::Move(first.parse().unwrap()), "{id}");
         assert_eq!(r.path, InputPath::Tape);
         assert_eq!(r.tstates, 0, "nothing was computed");
         // The screen shows that move already made.
-        let screen = e.screen();
+        let screen = e.screen().unwrap();
         let text = screen.render(retrochess::machine::ScreenStyle::Plain);
         let rank3: String = text.lines().nth(7).unwrap().chars().collect();
         let file_col = if first.starts_with('d') { 2 + 4 } else { 2 + 3 };
@@ -82,12 +86,9 @@ fn first_move_comes_from_the_tape_for_both_variants() {
 
 #[test]
 fn think_first_move_option_runs_the_search() {
-    let options = EngineOptions {
-        think_first_move: true,
-        ..EngineOptions::default()
-    };
-    let mut e = engines::create("1k-zx-chess", &options).unwrap();
-    let r = e.play(&Chess::default(), &[], BUDGET).unwrap();
+    let options = EngineOptions::default().with(onek::OPENING, "think");
+    let mut e = common::chess_engine("1k-zx-chess", &options).unwrap();
+    let r = e.play_moves(&Chess::default(), &[], BUDGET).unwrap();
     assert!(matches!(r.path, InputPath::Injected(_)), "{:?}", r.path);
     assert!(
         r.tstates > 1_000_000 && r.nodes >= 20,
@@ -149,8 +150,8 @@ fn mirrored_positions_give_mirrored_moves_at_the_same_cost() {
             "e1d1",
         ),
     ] {
-        let w = engine(3).play(&fen(white), &[], BUDGET).unwrap();
-        let b = engine(3).play(&fen(black), &[], BUDGET).unwrap();
+        let w = engine(3).play_moves(&fen(white), &[], BUDGET).unwrap();
+        let b = engine(3).play_moves(&fen(black), &[], BUDGET).unwrap();
         assert_eq!(w.played, Played::Move(expected.parse().unwrap()), "{white}");
         let Played::Move(UciMove::Normal {
             from,
@@ -252,7 +253,7 @@ fn injected_positions() {
     ];
     for (f, expected, what) in table {
         let pos = fen(f);
-        let r = engine(2).play(&pos, &[], BUDGET).unwrap();
+        let r = engine(2).play_moves(&pos, &[], BUDGET).unwrap();
         assert!(
             matches!(r.path, InputPath::Injected(_)),
             "{what}: {:?}",
@@ -282,7 +283,7 @@ fn no_move_is_the_programs_dead_end() {
         ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "stalemated"),
         ("K7/8/1q6/8/8/8/8/7k w - - 0 1", "stalemated, White"),
     ] {
-        let r = engine(1).play(&fen(f), &[], BUDGET).unwrap();
+        let r = engine(1).play_moves(&fen(f), &[], BUDGET).unwrap();
         assert_eq!(r.played, Played::DeadEnd, "{what}");
         assert_eq!(r.score, None);
     }
@@ -292,23 +293,23 @@ fn no_move_is_the_programs_dead_end() {
 fn castling_by_the_opponent_is_injected_with_the_reason() {
     let mut e = engine(4);
     let root = Chess::default();
-    let mut game = Game::new(root.clone());
+    let mut game = Game::new(ChessRules, root.clone());
     // The engine (White) opens d2d3 from the tape; Black replies.
-    let play = |game: &mut Game, e: &mut Box<dyn ChessEngine>| {
-        let r = e.play(game.root(), game.moves(), BUDGET).unwrap();
+    let play = |game: &mut Game, e: &mut Box<dyn Engine<ChessRules>>| {
+        let r = e.play_moves(game.root(), game.moves(), BUDGET).unwrap();
         let Played::Move(uci) = r.played else {
             panic!()
         };
-        assert!(matches!(game.play_uci(&uci), Verdict::Legal(_)));
+        assert!(matches!(game.play_wire(&uci), Verdict::Legal(_)));
         r.path
     };
     play(&mut game, &mut e);
     for black in ["g8f6", "g7g6", "f8g7"] {
-        game.play_uci(&black.parse().unwrap());
+        game.play_wire(&black.parse().unwrap());
         let path = play(&mut game, &mut e);
         assert!(matches!(path, InputPath::Typed(_)), "{black}: {path:?}");
     }
-    if let Verdict::Legal(_) = game.play_uci(&"e8g8".parse().unwrap()) {
+    if let Verdict::Legal(_) = game.play_wire(&"e8g8".parse().unwrap()) {
         let path = play(&mut game, &mut e);
         assert_eq!(
             path,
@@ -347,14 +348,16 @@ fn same_seed_same_game_and_seeds_matter() {
 
 #[test]
 fn frames_mode_fast_freezes_the_tie_breaker() {
-    let opts = |seed| EngineOptions {
-        seed,
-        frames: FramesMode::Fast,
-        ..EngineOptions::default()
+    let opts = |seed| {
+        EngineOptions {
+            seed,
+            ..EngineOptions::default()
+        }
+        .with(onek::FRAMES, "fast")
     };
     let mut e = OneKZxChess::new(&onek::VARIANTS[0], opts(1)).unwrap();
     let before = e.machine().frames();
-    e.play(
+    e.play_moves(
         &fen("rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR w KQkq - 2 3"),
         &[],
         BUDGET,
@@ -364,7 +367,7 @@ fn frames_mode_fast_freezes_the_tie_breaker() {
     let mut s = OneKZxChess::new(&onek::VARIANTS[0], EngineOptions::default()).unwrap();
     let before = s.machine().frames();
     let r = s
-        .play(
+        .play_moves(
             &fen("rnbqkb1r/pppp1ppp/5n2/4p3/4P3/2N5/PPPP1PPP/R1BQKBNR w KQkq - 2 3"),
             &[],
             BUDGET,
@@ -391,19 +394,26 @@ fn a_tape_patched_to_loop_hangs_and_the_watchdog_says_so() {
         budget: 5_000_000,
         ..EngineOptions::default()
     };
-    let mut e = engines::create("1k-zx-chess", &options).unwrap();
+    let mut e = common::chess_engine("1k-zx-chess", &options).unwrap();
     let r = e
-        .play(&fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"), &[], BUDGET)
+        .play_moves(&fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"), &[], BUDGET)
         .unwrap();
     match r.played {
-        Played::Hung(Stop::BudgetExhausted { pc }) => {
+        Played::Hung(hang) if hang.kind == HangKind::Budget => {
+            // The hang names the emulated program counter where it stopped.
+            let pc = hang
+                .detail
+                .rsplit("PC 0x")
+                .next()
+                .and_then(|h| u16::from_str_radix(h.trim(), 16).ok())
+                .unwrap_or_else(|| panic!("no PC in {hang}"));
             assert!((0x4202..=0x4204).contains(&pc), "{pc:04X}")
         }
         other => panic!("{other:?}"),
     }
     // The driver recovers: a fresh position is injected again.
     let r = e
-        .play(&fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"), &[], BUDGET)
+        .play_moves(&fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"), &[], BUDGET)
         .unwrap();
     assert!(matches!(r.played, Played::Hung(_)));
 }
@@ -416,7 +426,7 @@ fn bad_tapes_are_refused_clearly() {
             tape: Some(path),
             ..EngineOptions::default()
         };
-        engines::create("1k-zx-chess", &options)
+        common::chess_engine("1k-zx-chess", &options)
             .err()
             .map(|e| e.to_string())
             .unwrap_or_default()
@@ -436,12 +446,12 @@ fn bad_tapes_are_refused_clearly() {
         tape: Some("/nonexistent/tape.p".into()),
         ..EngineOptions::default()
     };
-    let err = engines::create("1k-zx-chess", &options).err().unwrap();
+    let err = common::chess_engine("1k-zx-chess", &options).err().unwrap();
     assert!(
         matches!(err, EngineError::Machine(_)) && err.to_string().contains("/nonexistent/tape.p")
     );
     assert!(matches!(
-        engines::create("nope", &EngineOptions::default()),
+        common::chess_engine("nope", &EngineOptions::default()),
         Err(EngineError::Unknown(_))
     ));
 }

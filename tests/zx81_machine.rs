@@ -4,8 +4,10 @@
 mod common;
 
 use common::p_image;
-use retrochess::machine::zx81::{FramesMode, USER_TSTATES_PER_FRAME, Zx81, sysvar};
-use retrochess::machine::{Fault, MachineError, Stop};
+use retrochess::machine::zx81::{
+    FramesMode, Ram, USER_TSTATES_PER_FRAME, Zx81, char_to_code, sysvar,
+};
+use retrochess::machine::{Fault, MachineError, Memory, Regs, Resume, Stop, TextScreen};
 
 const CODE: u16 = 0x407D;
 
@@ -225,4 +227,100 @@ fn corrupt_tapes_are_refused_with_a_reason() {
         "{}",
         err(&disorder)
     );
+}
+
+#[test]
+fn a_16k_machine_runs_raw_code_called_from_rust() {
+    let mut zx = Zx81::new(Ram::K16, FramesMode::Fast, 1);
+    assert_eq!(zx.peek16(sysvar::RAMTOP), 0x8000);
+    // At 0x6000, beyond any 1K echo: ld hl,(7000); add hl,hl; ld (7002),hl; ret
+    let code = [0x2A, 0x00, 0x70, 0x29, 0x22, 0x02, 0x70, 0xC9];
+    zx.load(0x6000, &code).unwrap();
+    zx.poke16(0x7000, 1234);
+    let sp = zx.sp();
+    assert_eq!(zx.call(0x6000, 1_000), Stop::Returned);
+    assert_eq!(zx.peek16(0x7002), 2468);
+    assert_eq!(zx.sp(), sp, "the call's return address popped");
+    // 16 + 11 + 16 + 10 T-states by the Z80 manual.
+    assert_eq!(zx.busy_tstates(), 53);
+    // 0x7002 is not an echo of 0x4002 (ERR_SP) on 16K.
+    assert_eq!(zx.peek16(0x4002), 0x7FFC);
+    assert!(zx.load(0x7FFC, &[0; 8]).is_err(), "past RAMTOP");
+    assert!(zx.load(0x3000, &[0]).is_err(), "into the ROM");
+    let mut small = Zx81::new(Ram::K1, FramesMode::Fast, 1);
+    assert!(small.load(0x4400, &[0]).is_err(), "beyond 1K");
+}
+
+#[test]
+fn a_rust_trap_replaces_the_code_at_its_address() {
+    let mut zx = Zx81::new(Ram::K16, FramesMode::Fast, 1);
+    // main: ld a,5; call 0x6100; ld (7000),a; ret      0x6100: (trapped)
+    zx.load(0x6000, &[0x3E, 5, 0xCD, 0x00, 0x61, 0x32, 0x00, 0x70, 0xC9])
+        .unwrap();
+    zx.load(0x6100, &[0x76]).unwrap(); // a HALT, never run: the trap runs instead
+    zx.trap(0x6100, |regs: &mut Regs, mem: &mut dyn Memory| {
+        let squared = regs.a() * regs.a();
+        regs.af = (u16::from(squared) << 8) | (regs.af & 0xFF);
+        mem.poke(0x7001, 0xAA);
+        Resume::Return { tstates: 100 }
+    });
+    assert_eq!(zx.call(0x6000, 10_000), Stop::Returned);
+    assert_eq!((zx.peek(0x7000), zx.peek(0x7001)), (25, 0xAA));
+    // ld a,n 7, call 17, ld (nn),a 13, ret 10, and the trap's 100.
+    assert_eq!(zx.busy_tstates(), 7 + 17 + 100 + 13 + 10);
+    // A trap can also stop the run, leaving PC at its address.
+    zx.trap(0x6100, |_: &mut Regs, _: &mut dyn Memory| {
+        Resume::Stop(Stop::Breakpoint { pc: 0x6100 })
+    });
+    assert_eq!(zx.call(0x6000, 10_000), Stop::Breakpoint { pc: 0x6100 });
+    assert_eq!(zx.pc(), 0x6100);
+    zx.untrap(0x6100);
+    assert_eq!(zx.call(0x6000, 10_000), Stop::Halted { pc: 0x6100 });
+}
+
+#[test]
+fn the_display_file_of_a_fresh_machine_is_read_as_text() {
+    for ram in [Ram::K1, Ram::K16] {
+        let mut zx = Zx81::new(ram, FramesMode::Slow, 1);
+        assert_eq!(zx.screen(), TextScreen::default(), "{ram:?}");
+        let d_file = zx.peek16(sysvar::D_FILE);
+        if ram == Ram::K16 {
+            // Line 3, column 5 of the expanded file: HELLO in inverse video.
+            let at = d_file + 1 + 3 * 33 + 5;
+            for (i, ch) in "HELLO".chars().enumerate() {
+                zx.poke(at + i as u16, 0x80 | char_to_code(ch).unwrap());
+            }
+            let screen = zx.screen();
+            // (Plain text shows inverse video in lower case.)
+            assert_eq!(screen.row_text(3), "     hello");
+            assert!(screen.cell(3, 5).inverse);
+        } else {
+            let newlines = (0..25).filter(|i| zx.peek(d_file + i) == 0x76).count();
+            assert_eq!(newlines, 25, "collapsed on 1K");
+        }
+    }
+}
+
+#[test]
+fn a_halt_is_a_named_stop_at_once() {
+    // ld a,1; halt  (no interrupt of ours ever ends it)
+    let mut zx = machine(&[0x3E, 0x01, 0x76, 0x00], FramesMode::Slow);
+    assert_eq!(zx.run(1_000_000_000), Stop::Halted { pc: CODE + 2 });
+    assert!(zx.busy_tstates() < 100, "{} T-states", zx.busy_tstates());
+    // Asked again, it says the same at once.
+    assert_eq!(zx.run(1_000_000_000), Stop::Halted { pc: CODE + 2 });
+}
+
+#[test]
+fn the_budget_is_honoured_to_the_instruction() {
+    // loop: inc a; jr loop (4 + 12 T-states), never waits.
+    for budget in [1, 100, 18_039, 18_041, 1_000_000] {
+        let mut zx = machine(&[0x3C, 0x18, 0xFD], FramesMode::Slow);
+        assert!(matches!(zx.run(budget), Stop::BudgetExhausted { .. }));
+        let used = zx.busy_tstates();
+        assert!(
+            (budget..budget + 12).contains(&used),
+            "budget {budget}: ran {used}"
+        );
+    }
 }

@@ -6,10 +6,11 @@
 
 use libfuzzer_sys::fuzz_target;
 use retrochess::engines::{self, EngineOptions};
+use retrochess::protocol::Settings;
 use retrochess::protocol::xboard::Xboard;
 
 fuzz_target!(|data: &[u8]| {
-    let info = engines::info("1k-zx-chess").expect("built-in engine");
-    let mut front = Xboard::new(info, EngineOptions::default());
+    let entry = engines::entry("1k-zx-chess").expect("built-in engine");
+    let mut front = Xboard::new(entry.info, Settings::new(&entry, EngineOptions::default()));
     retrochess_fuzz::converse(&mut front, data);
 });

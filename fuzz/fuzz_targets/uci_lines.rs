@@ -5,10 +5,11 @@
 
 use libfuzzer_sys::fuzz_target;
 use retrochess::engines::{self, EngineOptions};
+use retrochess::protocol::Settings;
 use retrochess::protocol::uci::Uci;
 
 fuzz_target!(|data: &[u8]| {
-    let info = engines::info("1k-zx-chess").expect("built-in engine");
-    let mut front = Uci::new(info, EngineOptions::default());
+    let entry = engines::entry("1k-zx-chess").expect("built-in engine");
+    let mut front = Uci::new(entry.info, Settings::new(&entry, EngineOptions::default()));
     retrochess_fuzz::converse(&mut front, data);
 });

@@ -17,15 +17,20 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
-use retrochess::engines::{InputPath, Played, Reply};
-use retrochess::machine::{SplitMix64, Stop};
-use retrochess::protocol::session::{Searched, SearchRequest};
-use retrochess::protocol::{Action, FrontEnd, Input, Job};
+use retrochess::engines::{Hang, InputPath, Played, Reply};
+use retrochess::machine::SplitMix64;
+use retrochess::protocol::session::{SearchRequest, Searched};
+use retrochess::protocol::{FrontEnd, Job};
+use retrochess::rules::HangKind;
+use retrochess::rules::chess::ChessRules;
 use shakmaty::uci::UciMove;
-use shakmaty::{Chess, Position, Square};
+use shakmaty::{Position, Square};
+
+type Action = retrochess::protocol::Action<ChessRules>;
+type Input = retrochess::protocol::Input<ChessRules>;
 
 /// Plays the GUI's `data` through `front`, then end of input.
-pub fn converse(front: &mut dyn FrontEnd, data: &[u8]) {
+pub fn converse(front: &mut dyn FrontEnd<ChessRules>, data: &[u8]) {
     let mut edge = Edge::default();
     for (i, raw) in data.split(|&b| b == b'\n').enumerate() {
         let line = String::from_utf8_lossy(raw)
@@ -61,7 +66,7 @@ struct Edge {
 }
 
 enum Pending {
-    Search(SearchRequest),
+    Search(SearchRequest<ChessRules>),
     Recreate,
     Wake(u64),
 }
@@ -69,7 +74,7 @@ enum Pending {
 impl Edge {
     /// Gives `input` to the front end and takes its actions; `false` once
     /// it quits.
-    fn feed(&mut self, front: &mut dyn FrontEnd, input: Input) -> bool {
+    fn feed(&mut self, front: &mut dyn FrontEnd<ChessRules>, input: Input) -> bool {
         for action in front.handle(input) {
             match action {
                 Action::Send(line) => assert!(!line.contains('\n'), "two lines in one: {line:?}"),
@@ -108,16 +113,12 @@ impl Edge {
 }
 
 /// A reply such as a driver gives for `request`.
-fn reply(request: &SearchRequest, rng: &mut SplitMix64) -> Searched {
-    let mut pos: Chess = request.root.clone();
-    for m in &request.moves {
-        pos = pos.play(m.clone()).expect("the front end sends legal moves");
-    }
-    let legal = pos.legal_moves();
+fn reply(request: &SearchRequest<ChessRules>, rng: &mut SplitMix64) -> Searched<ChessRules> {
+    let legal = request.game.position().legal_moves();
     let played = match rng.range(0, 5) {
         0 | 1 if !legal.is_empty() => {
             let m = &legal[rng.range(0, legal.len() as u64 - 1) as usize];
-            Played::Move(UciMove::from_standard(m.clone()))
+            Played::Move(UciMove::from_standard(*m))
         }
         2 => Played::Move(UciMove::Normal {
             from: Square::new(rng.range(0, 63) as u32),
@@ -125,7 +126,10 @@ fn reply(request: &SearchRequest, rng: &mut SplitMix64) -> Searched {
             promotion: None,
         }),
         3 => Played::DeadEnd,
-        _ => Played::Hung(Stop::BudgetExhausted { pc: 0x420E }),
+        _ => Played::Hung(Hang {
+            kind: HangKind::Budget,
+            detail: "T-state budget exhausted (hung?) at PC 0x420E".to_string(),
+        }),
     };
     let tstates = rng.range(0, request.budget.min(20_000_000_000));
     let result = if rng.range(0, 9) == 0 {

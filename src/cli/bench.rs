@@ -5,25 +5,25 @@
 
 use std::time::{Duration, Instant};
 
-use retrochess::arbiter::{Game, Verdict, judge};
-use retrochess::engines::{self, EngineOptions, Played};
+use retrochess::engines::{Catalogue, EngineOptions, Played, onek};
 use retrochess::machine::SplitMix64;
+use retrochess::rules::chess::{ChessRules, judge};
+use retrochess::rules::{Game, Verdict};
 use shakmaty::{Chess, Position};
 
-pub fn run(id: &str, options: &EngineOptions, moves: usize) -> Result<(), String> {
-    let options = EngineOptions {
-        think_first_move: true,
-        ..options.clone()
-    };
-    let mut engine = engines::create(id, &options).map_err(|e| e.to_string())?;
+use super::CliError;
+
+pub fn run(id: &str, options: &EngineOptions, moves: usize) -> Result<(), CliError> {
+    let options = options.clone().with(onek::OPENING, "think");
+    let mut engine = ChessRules::create(id, &options)?;
     let mut rng = SplitMix64::new(options.seed);
-    let mut game = Game::new(Chess::default());
+    let mut game = Game::new(ChessRules, Chess::default());
     let (mut host, mut authentic, mut tstates) = (Vec::new(), Vec::new(), 0u64);
     let started = Instant::now();
     while host.len() < moves {
         if game.ending().is_some() || game.moves().len() >= 120 {
-            game = Game::new(Chess::default());
-            engine.new_game().map_err(|e| e.to_string())?;
+            game = Game::new(ChessRules, Chess::default());
+            engine.new_game()?;
         }
         let pos = game.position().clone();
         if pos.turn().is_black() {
@@ -32,9 +32,7 @@ pub fn run(id: &str, options: &EngineOptions, moves: usize) -> Result<(), String
             continue;
         }
         let t = Instant::now();
-        let reply = engine
-            .play(game.root(), game.moves(), options.budget)
-            .map_err(|e| e.to_string())?;
+        let reply = engine.play(&game, options.budget)?;
         host.push(t.elapsed());
         authentic.push(reply.authentic);
         tstates += reply.tstates;
@@ -47,7 +45,7 @@ pub fn run(id: &str, options: &EngineOptions, moves: usize) -> Result<(), String
         };
         match legal {
             Some(m) => game.push(m),
-            None => game = Game::new(Chess::default()),
+            None => game = Game::new(ChessRules, Chess::default()),
         }
     }
     let total: Duration = host.iter().sum();

@@ -1,27 +1,53 @@
 //! `retrochess match`: the built-in match runner's command line. With no
 //! arguments: 1K ZX Chess against ChesSkelet, 20 games (10 openings, each
-//! with colours reversed).
+//! with colours reversed). The game is the engines' (all must play the same
+//! one); `--game draughts` with no engines is a round robin of the built-in
+//! draughts engines and `random`.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
-use retrochess::engines::EngineOptions;
-use retrochess::runner::{self, IllegalPolicy, MatchConfig, Standing, openings};
+use retrochess::engines::{self, EngineOptions, GameKind};
+use retrochess::rules::Rules;
+use retrochess::rules::chess::ChessRules;
+use retrochess::rules::draughts::{Draughts, Variant};
+use retrochess::runner::openings::Opening;
+use retrochess::runner::pgnfile::PgnFile;
+use retrochess::runner::player::PlayerSpec;
+use retrochess::runner::{
+    self, IllegalRule, MatchConfig, MatchGame, Standing, Stopped, openings, pdn,
+};
+
+use super::CliError;
+
+/// Games at once: each may be two engine processes.
+const MAX_CONCURRENCY: usize = 256;
 
 #[derive(Args, Clone, Debug)]
 pub struct MatchArgs {
     /// A player: a built-in engine id, `random`, or an external engine
     /// `cmd=PATH,proto=uci|xboard[,name=N][,arg=A][,option.NAME=VALUE]`. Repeat for each player.
-    #[arg(long = "engine", short = 'e', value_name = "SPEC", default_values = ["1k-zx-chess", "chesskelet"])]
+    /// Default: 1K ZX Chess and ChesSkelet; with --game draughts, every
+    /// built-in draughts engine and random.
+    #[arg(long = "engine", short = 'e', value_name = "SPEC")]
     engines: Vec<String>,
+    /// The game: chess or draughts (default: the engines' game).
+    #[arg(long, value_enum)]
+    game: Option<Game>,
+    /// The draughts rules that judge every move: english (English checkers)
+    /// or zx81-1k (Draughts 1K's house rules).
+    #[arg(long, default_value = "english")]
+    rules: String,
     /// Games per pairing (each opening twice, colours reversed).
     #[arg(long, default_value_t = 20)]
     games: usize,
     /// Rounds of the whole schedule.
     #[arg(long, default_value_t = 1)]
     rounds: usize,
-    /// Games played at once (default: all cores).
+    /// Games played at once, 1 to 256 (default: all cores).
     #[arg(long)]
     concurrency: Option<usize>,
     /// Openings from an EPD or PGN file (default: a built-in balanced set of 10).
@@ -39,7 +65,10 @@ pub struct MatchArgs {
     /// authentic time (1K ZX Chess needs about 7 s a move).
     #[arg(long)]
     authentic_clock: bool,
-    /// Append each game to this PGN file as soon as it ends.
+    /// Append each game to this PGN file, in game order. A finished game
+    /// waiting for a slower earlier one is kept in FILE.journal meanwhile; on
+    /// Ctrl-C or SIGTERM every finished game is written, and after a kill the
+    /// next match with the same FILE appends what the journal kept.
     #[arg(long, value_name = "FILE")]
     pgn: Option<std::path::PathBuf>,
     /// On an illegal move: forfeit the game, or flag it and ask again.
@@ -48,9 +77,15 @@ pub struct MatchArgs {
     /// Adjudicate a draw after this many plies.
     #[arg(long, default_value_t = 300)]
     max_plies: usize,
-    /// Seconds an external engine may take to start.
+    /// Seconds an external engine may take to start (a huge number: no limit).
     #[arg(long, default_value_t = 10.0)]
     startup: f64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Game {
+    Chess,
+    Draughts,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -59,86 +94,221 @@ enum Illegal {
     Continue,
 }
 
-pub fn run(args: &MatchArgs, options: &EngineOptions) -> Result<(), String> {
-    let players = args
-        .engines
+pub fn run(args: &MatchArgs, options: &EngineOptions) -> Result<(), CliError> {
+    play(args, options).map_err(CliError::Match)
+}
+
+fn play(args: &MatchArgs, options: &EngineOptions) -> Result<(), String> {
+    let (game, players) = players(args)?;
+    match game {
+        GameKind::Chess => {
+            let openings = match &args.openings {
+                Some(path) => {
+                    openings::parse(&read(path)?).map_err(|e| format!("{}: {e}", path.display()))?
+                }
+                None => openings::built_in(),
+            };
+            play_match(args, options, ChessRules, players, openings)
+        }
+        GameKind::Draughts => {
+            let variant: Variant = args.rules.parse().map_err(|e| format!("--rules: {e}"))?;
+            let rules = Draughts::new(variant);
+            let openings = match &args.openings {
+                Some(path) => draughts_openings(&rules, &read(path)?)
+                    .map_err(|e| format!("{}: {e}", path.display()))?,
+                None => pdn::two_move_ballots(&rules),
+            };
+            play_match(args, options, rules, players, openings)
+        }
+    }
+}
+
+/// The players and the game they play.
+fn players(args: &MatchArgs) -> Result<(GameKind, Vec<PlayerSpec>), String> {
+    let wanted = args.game.map(|g| match g {
+        Game::Chess => GameKind::Chess,
+        Game::Draughts => GameKind::Draughts,
+    });
+    let specs: Vec<String> = if !args.engines.is_empty() {
+        args.engines.clone()
+    } else if wanted == Some(GameKind::Draughts) {
+        engines::catalogue()
+            .iter()
+            .filter(|e| e.game == GameKind::Draughts)
+            .map(|e| e.info.id.to_string())
+            .chain(["random".to_string()])
+            .collect()
+    } else {
+        vec!["1k-zx-chess".to_string(), "chesskelet".to_string()]
+    };
+    let players = specs
         .iter()
         .map(|s| s.parse())
-        .collect::<Result<Vec<_>, String>>()?;
-    let openings = match &args.openings {
-        Some(path) => {
-            let text =
-                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            openings::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?
+        .collect::<Result<Vec<PlayerSpec>, String>>()?;
+    let mut game = wanted;
+    for (spec, player) in specs.iter().zip(&players) {
+        let Some(kind) = player.game() else { continue };
+        match game {
+            Some(g) if g != kind => {
+                return Err(format!(
+                    "{spec} plays {}, the match is {}",
+                    name(kind),
+                    name(g)
+                ));
+            }
+            _ => game = Some(kind),
         }
-        None => openings::built_in(),
-    };
+    }
+    Ok((game.unwrap_or(GameKind::Chess), players))
+}
+
+fn name(game: GameKind) -> &'static str {
+    match game {
+        GameKind::Chess => "chess",
+        GameKind::Draughts => "draughts",
+    }
+}
+
+fn read(path: &std::path::Path) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Draughts openings: one PDN FEN a line (`B:W21-32:B1-12`); blank lines
+/// and lines starting with `%` or `#` are skipped.
+fn draughts_openings(rules: &Draughts, text: &str) -> Result<Vec<Opening<Draughts>>, String> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim().trim_start_matches('\u{feff}');
+        if line.is_empty() || line.starts_with('%') || line.starts_with('#') {
+            continue;
+        }
+        let root = rules
+            .parse_position(line)
+            .map_err(|e| format!("line {}: {e}", i + 1))?;
+        out.push(Opening {
+            name: line.to_string(),
+            root,
+            moves: Vec::new(),
+        });
+    }
+    if out.is_empty() {
+        return Err("no positions".to_string());
+    }
+    Ok(out)
+}
+
+fn play_match<R: MatchGame>(
+    args: &MatchArgs,
+    options: &EngineOptions,
+    rules: R,
+    players: Vec<PlayerSpec>,
+    openings: Vec<Opening<R>>,
+) -> Result<(), String> {
     let tc = args.tc.as_deref().map(str::parse).transpose()?;
     if args.games == 0 || args.rounds == 0 {
         return Err("--games and --rounds must be at least 1".to_string());
     }
-    if !(args.startup.is_finite() && args.startup > 0.0) {
+    if args.startup.is_nan() || args.startup <= 0.0 {
         return Err("--startup must be a positive number of seconds".to_string());
     }
+    let concurrency = args.concurrency.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_CONCURRENCY))
+    });
+    if !(1..=MAX_CONCURRENCY).contains(&concurrency) {
+        return Err(format!("--concurrency must be from 1 to {MAX_CONCURRENCY}"));
+    }
     let config = MatchConfig {
+        rules,
         players,
         games: args.games,
         rounds: args.rounds,
-        concurrency: args
-            .concurrency
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        concurrency,
         openings,
         tc,
         authentic_clock: args.authentic_clock,
         seed: options.seed,
         illegal: match args.illegal {
-            Illegal::Forfeit => IllegalPolicy::Forfeit,
-            Illegal::Continue => IllegalPolicy::Continue,
+            Illegal::Forfeit => IllegalRule::Forfeit,
+            Illegal::Continue => IllegalRule::Continue,
         },
         max_plies: args.max_plies,
         engine_options: EngineOptions {
             budget: args.tstates,
             ..options.clone()
         },
-        startup: Duration::from_secs_f64(args.startup),
+        // Past what a Duration holds (about 585 billion years): no limit.
+        startup: Duration::try_from_secs_f64(args.startup).unwrap_or(Duration::MAX),
     };
     let mut file = match &args.pgn {
-        Some(path) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| format!("{}: {e}", path.display()))?,
-        ),
+        Some(path) => {
+            let (file, recovered) = PgnFile::open(path)?;
+            if recovered > 0 {
+                eprintln!(
+                    "retrochess: appended to {} {} a killed match left in its journal",
+                    path.display(),
+                    count(recovered, "finished game")
+                );
+            }
+            Some(file)
+        }
         None => None,
     };
+    let stop = catch_signals();
     let bar = ProgressBar::new(0);
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let started = std::time::Instant::now();
-    let report = runner::run(
-        &config,
-        file.as_mut().map(|f| f as &mut dyn std::io::Write),
-        |done, total, standings| {
-            bar.set_length(total as u64);
-            bar.set_position(done as u64);
-            bar.set_message(live(standings));
-        },
-    )?;
+    let report = runner::run(&config, file.as_mut(), &stop, |done, total, standings| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+        bar.set_message(live(standings));
+    })?;
     bar.finish_and_clear();
     print!("{}", runner::table(&report.standings));
+    let whereto = match (&args.pgn, &file) {
+        (Some(path), Some(f)) if matches!(report.stopped, Some(Stopped::Unwritable(_))) => {
+            format!(", {} of them in {}", f.written(), path.display())
+        }
+        (Some(path), _) => format!(", PGN appended to {}", path.display()),
+        _ => String::new(),
+    };
     println!(
-        "{} games in {:.1} s{}",
-        report.games.len(),
+        "{} in {:.1} s{whereto}",
+        count(report.games, "game"),
         started.elapsed().as_secs_f64(),
-        args.pgn.as_ref().map_or(String::new(), |p| format!(
-            ", PGN appended to {}",
-            p.display()
-        ))
     );
-    Ok(())
+    match report.stopped {
+        None => Ok(()),
+        Some(Stopped::Interrupted) => Err(format!(
+            "interrupted: {} recorded, the games in flight not",
+            count(report.games, "finished game")
+        )),
+        Some(Stopped::Unwritable(e)) => Err(format!("{e}; the match stopped there")),
+    }
+}
+
+/// A flag raised by SIGINT, SIGTERM or SIGHUP (Ctrl-C on Windows): the
+/// match stops and writes what it finished. A second signal ends the
+/// process at once.
+fn catch_signals() -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let caught = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+    });
+    if let Err(e) = caught {
+        log::warn!("cannot catch signals ({e}): a killed match loses its waiting games");
+    }
+    stop
+}
+
+/// `1 game`, `2 games`.
+fn count(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
 fn live(standings: &[Standing]) -> String {

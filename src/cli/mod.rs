@@ -1,20 +1,74 @@
-//! Subcommands that talk to a person: `play`, `screen`, `bench`.
+//! Subcommands that talk to a person: `play`, `screen`, `bench`, `match`.
 
 pub mod bench;
 pub mod matches;
 pub mod play;
 
-use retrochess::engines::{self, EngineOptions};
+use std::fmt;
+
+use retrochess::engines::{Catalogue, EngineError, EngineOptions, GameKind};
 use retrochess::machine::ScreenStyle;
+use retrochess::protocol::ProtocolError;
+use retrochess::rules::chess::ChessRules;
+
+/// Why a subcommand failed.
+#[derive(Debug)]
+pub enum CliError {
+    Engine(EngineError),
+    Protocol(ProtocolError),
+    /// A match that could not be played or recorded.
+    Match(String),
+    /// Standard input could not be read, or said something unusable.
+    Input(String),
+    /// The engine has no emulated screen to show.
+    NoScreen(String),
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Engine(e) => e.fmt(f),
+            CliError::Protocol(e) => e.fmt(f),
+            CliError::Match(e) | CliError::Input(e) => f.write_str(e),
+            CliError::NoScreen(id) => write!(f, "{id} runs natively: it has no emulated screen"),
+        }
+    }
+}
+
+impl From<EngineError> for CliError {
+    fn from(e: EngineError) -> Self {
+        CliError::Engine(e)
+    }
+}
+
+impl From<ProtocolError> for CliError {
+    fn from(e: ProtocolError) -> Self {
+        CliError::Protocol(e)
+    }
+}
+
+/// The game the built-in engine `id` plays.
+///
+/// # Errors
+/// No such engine.
+pub fn game_of(id: &str) -> Result<GameKind, CliError> {
+    retrochess::engines::entry(id)
+        .map(|e| e.game)
+        .ok_or_else(|| EngineError::Unknown(id.to_string()).into())
+}
 
 /// `retrochess screen`: the emulated screen right after start-up.
-pub fn screen(id: &str, options: &EngineOptions, ansi: bool) -> Result<(), String> {
-    let mut engine = engines::create(id, options).map_err(|e| e.to_string())?;
+pub fn screen(id: &str, options: &EngineOptions, ansi: bool) -> Result<(), CliError> {
+    let screen = match game_of(id)? {
+        GameKind::Chess => ChessRules::create(id, options)?.screen(),
+        GameKind::Draughts => None,
+    };
     let style = if ansi {
         ScreenStyle::Ansi
     } else {
         ScreenStyle::Plain
     };
-    print!("{}", engine.screen().render(style));
+    let screen = screen.ok_or_else(|| CliError::NoScreen(id.to_string()))?;
+    print!("{}", screen.render(style));
     Ok(())
 }

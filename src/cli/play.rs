@@ -6,22 +6,25 @@
 
 use std::io::{BufRead, Write};
 
-use retrochess::arbiter::{Game, Verdict, judge};
-use retrochess::engines::{self, EngineOptions, Played};
+use retrochess::engines::{Catalogue, EngineOptions, Played};
 use retrochess::machine::ScreenStyle;
+use retrochess::rules::chess::{ChessRules, judge};
+use retrochess::rules::{EndReason, Ending, Game, GameResult, Verdict};
+
+use super::CliError;
 use shakmaty::san::San;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Position};
 
-pub fn run(id: &str, options: &EngineOptions, person: Color, ansi: bool) -> Result<(), String> {
-    let mut engine = engines::create(id, options).map_err(|e| e.to_string())?;
+pub fn run(id: &str, options: &EngineOptions, person: Color, ansi: bool) -> Result<(), CliError> {
+    let mut engine = ChessRules::create(id, options)?;
     let name = engine.info().name;
     let style = if ansi {
         ScreenStyle::Ansi
     } else {
         ScreenStyle::Plain
     };
-    let mut game = Game::new(Chess::default());
+    let mut game = Game::new(ChessRules, Chess::default());
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let out = &mut std::io::stdout();
@@ -36,15 +39,15 @@ pub fn run(id: &str, options: &EngineOptions, person: Color, ansi: bool) -> Resu
             side(person)
         ),
     );
+    let show = |engine: &mut dyn retrochess::engines::Engine<ChessRules>| {
+        engine.screen().map(|s| s.render(style)).unwrap_or_default()
+    };
     if person == Color::White {
-        say(out, engine.screen().render(style));
+        say(out, show(engine.as_mut()));
     }
     loop {
         if let Some(end) = game.ending() {
-            say(
-                out,
-                format!("Game over: {} by {}.", end.result(), end.reason),
-            );
+            say(out, format!("Game over: {}.", words(&end)));
             return Ok(());
         }
         let pos = game.position().clone();
@@ -55,7 +58,7 @@ pub fn run(id: &str, options: &EngineOptions, person: Color, ansi: bool) -> Resu
                 say(out, String::new());
                 return Ok(());
             };
-            let line = line.map_err(|e| e.to_string())?;
+            let line = line.map_err(|e| CliError::Input(e.to_string()))?;
             let text = line.trim();
             match text {
                 "" => continue,
@@ -85,10 +88,8 @@ pub fn run(id: &str, options: &EngineOptions, person: Color, ansi: bool) -> Resu
             }
             continue;
         }
-        let reply = engine
-            .play(game.root(), game.moves(), options.budget)
-            .map_err(|e| e.to_string())?;
-        say(out, engine.screen().render(style));
+        let reply = engine.play(&game, options.budget)?;
+        say(out, show(engine.as_mut()));
         match reply.played {
             Played::Move(uci) => match judge(&pos, &uci) {
                 Verdict::Legal(m) => {
@@ -112,14 +113,14 @@ pub fn run(id: &str, options: &EngineOptions, person: Color, ansi: bool) -> Resu
             },
             Played::DeadEnd => {
                 let why = match game.ending() {
-                    Some(end) => format!("{} by {}", end.result(), end.reason),
+                    Some(end) => words(&end),
                     None => "though the rules say the game goes on".to_string(),
                 };
                 say(out, format!("{name} found no move and stopped ({why})."));
                 return Ok(());
             }
-            Played::Hung(stop) => {
-                say(out, format!("{name} did not answer: {stop}. You win."));
+            Played::Hung(hang) => {
+                say(out, format!("{name} did not answer: {hang}. You win."));
                 return Ok(());
             }
         }
@@ -131,4 +132,10 @@ fn side(c: Color) -> &'static str {
         Color::White => "White",
         Color::Black => "Black",
     }
+}
+
+/// `1-0 by checkmate`.
+fn words(end: &Ending) -> String {
+    let _ = (EndReason::Checkmate, GameResult::Draw);
+    format!("{} by {}", end.result.pgn(), end.reason.words())
 }

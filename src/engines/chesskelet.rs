@@ -70,7 +70,11 @@ use log::info;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, File, Move, Position, Rank, Role, Square};
 
-use super::{ChessEngine, EngineError, EngineInfo, EngineOptions, InputPath, Played, Reply};
+use super::{Engine, EngineError, EngineInfo, EngineOptions, Hang, InputPath, Played};
+use crate::rules::Game;
+use crate::rules::chess::ChessRules;
+
+type Reply = super::Reply<UciMove>;
 use crate::machine::spectrum::{self, Spectrum48};
 use crate::machine::{MachineError, Stop, TextScreen};
 
@@ -299,7 +303,7 @@ impl Session {
     /// # Errors
     /// The tape is malformed, not this build, or does not start.
     pub fn boot(build: &'static Build, tape: &[u8]) -> Result<Session, EngineError> {
-        let mut zx = Spectrum48::load_tap(tape)?;
+        let mut zx = Spectrum48::load(tape)?;
         for (addr, bytes) in signature(build) {
             for (i, &want) in bytes.iter().enumerate() {
                 let at = addr + i as u16;
@@ -557,8 +561,7 @@ impl ChesSkelet {
     /// The tape cannot be read or is not this build.
     pub fn new(build: &'static Build, options: EngineOptions) -> Result<Self, EngineError> {
         let tape = match &options.tape {
-            Some(path) => std::fs::read(path)
-                .map_err(|e| MachineError::Io(format!("{}: {e}", path.display())))?,
+            Some(path) => crate::machine::read_tape(path)?,
             None => build.tape.to_vec(),
         };
         let session = Session::boot(build, &tape)?;
@@ -616,8 +619,175 @@ impl ChesSkelet {
     }
 }
 
-impl ChessEngine for ChesSkelet {
-    fn info(&self) -> &EngineInfo {
+/// T-states spent on one reply, also across a machine replaced by a
+/// re-sync (reload and injection).
+struct Spent {
+    t0: u64,
+    carried: u64,
+}
+
+impl Spent {
+    fn start(session: &Session) -> Spent {
+        Spent {
+            t0: session.zx.busy_tstates(),
+            carried: 0,
+        }
+    }
+
+    fn now(&self, session: &Session) -> u64 {
+        self.carried + session.zx.busy_tstates().saturating_sub(self.t0)
+    }
+
+    /// The machine is about to be replaced: keep what it spent.
+    fn before_reload(&mut self, session: &Session) {
+        self.carried = self.now(session);
+    }
+
+    /// Counting goes on on the new machine.
+    fn after_reload(&mut self, session: &Session) {
+        self.t0 = session.zx.busy_tstates();
+    }
+}
+
+/// Where bringing the program to the position ended.
+enum Reached {
+    /// The program has scored its candidates and chosen one.
+    Choice(Choice, InputPath),
+    /// It did not come back.
+    Hung(Stop, InputPath),
+}
+
+impl ChesSkelet {
+    /// Brings the program to its choice in the position `game` has reached:
+    /// types the opponent's move when the machine's game continues into it
+    /// (and its stack has room for another move), otherwise — or when the
+    /// program refuses the keys or plays them its own way — reloads and
+    /// injects the position.
+    fn reach_choice(
+        &mut self,
+        game: &Game<ChessRules>,
+        budget: u64,
+        spent: &mut Spent,
+    ) -> Result<Reached, EngineError> {
+        let (root, moves) = (game.root(), game.moves());
+        let target = game.position();
+        let engine = target.turn();
+        let sp = self.session.zx.sp();
+        let low_stack = sp < STACK_FLOOR + CYCLE_STACK;
+        let typed = if low_stack {
+            None
+        } else {
+            self.try_typing(root, moves, engine)
+        };
+        let mut why = low_stack.then(|| {
+            format!(
+                "the program's stack is down to 0x{sp:04X}: one more move would overwrite \
+                 the ROM's channel area, which crashes a real Spectrum; reloaded"
+            )
+        });
+        if let Some(keys) = typed {
+            match self.session.run_to_choice(budget) {
+                Ok(c) if self.session.board() == board_page(target, engine) => {
+                    return Ok(Reached::Choice(c, InputPath::Typed(keys)));
+                }
+                Ok(_) => why = Some(format!("the program played {keys} its own way")),
+                Err(NoChoice::Rejected) => why = Some(format!("the program refused {keys}")),
+                Err(NoChoice::Stopped(stop)) => {
+                    return Ok(Reached::Hung(stop, InputPath::Typed(keys)));
+                }
+            }
+        }
+        let why = why.unwrap_or_else(|| "the position does not continue the machine's game".into());
+        spent.before_reload(&self.session);
+        self.fresh()?;
+        spent.after_reload(&self.session);
+        let before = game.truncated(moves.len().saturating_sub(1));
+        let before = (!moves.is_empty()).then(|| before.position().clone());
+        self.session.inject(before.as_ref(), target);
+        let path = InputPath::Injected(why);
+        Ok(match self.session.run_to_choice(budget) {
+            Ok(c) => Reached::Choice(c, path),
+            Err(NoChoice::Stopped(stop)) => Reached::Hung(stop, path),
+            Err(NoChoice::Rejected) => Reached::Hung(Stop::WaitingForKey, path),
+        })
+    }
+
+    /// The move the program made, read off its printed board; `true` with
+    /// it when the program changed other squares too (the full build's
+    /// long-castling test also fires for a queen stepping up-left; see
+    /// tapes/CHESSKELET.md): then the chosen move is accepted if the screen
+    /// shows it — origin emptied, the piece on the target.
+    fn read_move(
+        &mut self,
+        choice: &Choice,
+        shown_before: &[[char; 8]; 8],
+        engine: Color,
+    ) -> Result<(UciMove, bool), EngineError> {
+        let person = !engine;
+        let after = self.session.printed();
+        let page_agrees = page_letters(&self.session.board()) == after;
+        let chosen = (
+            real_square(choice.from, engine),
+            real_square(choice.to, engine),
+        );
+        let clean = move_from_boards(shown_before, &after, person).ok().filter(
+            |u| matches!(*u, UciMove::Normal { from, to, .. } if chosen == (Some(from), Some(to))),
+        );
+        if let (Some(uci), true) = (clean, page_agrees) {
+            return Ok((uci, false));
+        }
+        let (Some(from), Some(to)) = chosen else {
+            return Err(EngineError::Unreadable(
+                "the chosen squares are off the board".into(),
+            ));
+        };
+        let (f, t) = (view_square(from, person), view_square(to, person));
+        let was = shown_before[usize::from(f >> 4)][usize::from(f & 7)];
+        let now = after[usize::from(t >> 4)][usize::from(t & 7)];
+        let emptied = after[usize::from(f >> 4)][usize::from(f & 7)] == ' ';
+        let promotion = (was == 'p' && now == 'q').then_some(Role::Queen);
+        if !(emptied && was.is_ascii_lowercase() && (now == was || promotion.is_some())) {
+            self.track = None;
+            return Err(EngineError::Unreadable(format!(
+                "the board does not show the chosen move {}{}",
+                square_keys(choice.from),
+                square_keys(choice.to)
+            )));
+        }
+        let uci = UciMove::Normal {
+            from,
+            to,
+            promotion,
+        };
+        info!(
+            "{}: the program's board changed beyond its move {uci}",
+            self.build.info.name
+        );
+        Ok((uci, true))
+    }
+
+    /// Remembers the game the machine now holds, so the next move can be
+    /// typed; a corrupted board is never continued.
+    fn follow(&mut self, game: &Game<ChessRules>, uci: UciMove, corrupted: bool) {
+        let engine = game.turn();
+        self.track = uci
+            .to_move(game.position())
+            .ok()
+            .filter(|_| !corrupted)
+            .map(|m| {
+                let mut all = game.moves().to_vec();
+                all.push(m);
+                Track {
+                    root: game.root().clone(),
+                    moves: all,
+                    engine: Some(engine),
+                }
+            });
+    }
+}
+
+impl Engine<ChessRules> for ChesSkelet {
+    fn info(&self) -> &'static EngineInfo {
         &self.build.info
     }
 
@@ -631,179 +801,42 @@ impl ChessEngine for ChesSkelet {
         Ok(())
     }
 
-    fn play(&mut self, root: &Chess, moves: &[Move], budget: u64) -> Result<Reply, EngineError> {
+    fn play(&mut self, game: &Game<ChessRules>, budget: u64) -> Result<Reply, EngineError> {
         let budget = budget.min(self.options.budget);
-        let mut target = root.clone();
-        let mut before = None;
-        for &m in moves {
-            before = Some(target.clone());
-            target = target
-                .play(m)
-                .map_err(|e| EngineError::Position(format!("move {m} cannot be played: {e}")))?;
-        }
+        let target = game.position().clone();
         let engine = target.turn();
-        // T-states spent on this reply: `carried` holds what a machine that
-        // was then replaced (re-sync by injection) had spent since `t0`.
-        let mut t0 = self.session.zx.busy_tstates();
-        let mut carried = 0u64;
-        let sp = self.session.zx.sp();
-        let low_stack = sp < STACK_FLOOR + CYCLE_STACK;
-        let typed = if low_stack {
-            None
-        } else {
-            self.try_typing(root, moves, engine)
-        };
-        let mut path = low_stack.then(|| {
-            InputPath::Injected(format!(
-                "the program's stack is down to 0x{sp:04X}: one more move would overwrite \
-                 the ROM's channel area, which crashes a real Spectrum; reloaded"
-            ))
-        });
-        let mut choice = None;
-        if let Some(keys) = typed {
-            match self.session.run_to_choice(budget) {
-                Ok(c) if self.session.board() == board_page(&target, engine) => {
-                    choice = Some(c);
-                    path = Some(InputPath::Typed(keys));
-                }
-                Ok(_) => {
-                    path = Some(InputPath::Injected(format!(
-                        "the program played {keys} its own way"
-                    )))
-                }
-                Err(NoChoice::Rejected) => {
-                    path = Some(InputPath::Injected(format!("the program refused {keys}")))
-                }
-                Err(NoChoice::Stopped(stop)) => {
-                    self.track = None;
-                    return Ok(hung(
-                        stop,
-                        carried + (self.session.zx.busy_tstates() - t0),
-                        InputPath::Typed(keys),
-                    ));
-                }
+        let mut spent = Spent::start(&self.session);
+        let (choice, path) = match self.reach_choice(game, budget, &mut spent)? {
+            Reached::Choice(choice, path) => (choice, path),
+            Reached::Hung(stop, path) => {
+                self.track = None;
+                return Ok(hung(stop, spent.now(&self.session), path));
             }
-        }
-        let path = match (choice, path) {
-            (Some(_), Some(p)) => p,
-            (_, p) => {
-                carried += self.session.zx.busy_tstates().saturating_sub(t0);
-                self.fresh()?;
-                t0 = self.session.zx.busy_tstates();
-                let why = match p {
-                    Some(InputPath::Injected(why)) => why,
-                    _ => "the position does not continue the machine's game".into(),
-                };
-                self.session.inject(before.as_ref(), &target);
-                match self.session.run_to_choice(budget) {
-                    Ok(c) => choice = Some(c),
-                    Err(NoChoice::Stopped(stop)) => {
-                        return Ok(hung(
-                            stop,
-                            carried + (self.session.zx.busy_tstates() - t0),
-                            InputPath::Injected(why),
-                        ));
-                    }
-                    Err(NoChoice::Rejected) => {
-                        return Ok(hung(
-                            Stop::WaitingForKey,
-                            carried + (self.session.zx.busy_tstates() - t0),
-                            InputPath::Injected(why),
-                        ));
-                    }
-                }
-                InputPath::Injected(why)
-            }
-        };
-        let Some(choice) = choice else {
-            return Err(EngineError::Unreadable("no choice".into()));
         };
         info!("{}: {path}", self.build.info.name);
         if choice.candidates == 0 {
             self.track = None;
+            let tstates = spent.now(&self.session);
             return Ok(Reply {
                 played: Played::DeadEnd,
                 score: None,
                 nodes: 0,
-                tstates: carried + (self.session.zx.busy_tstates() - t0),
-                authentic: authentic_time(carried + (self.session.zx.busy_tstates() - t0)),
+                tstates,
+                authentic: authentic_time(tstates),
                 path,
             });
         }
-        let person = !engine;
-        let shown_before = printed_board(&target, person);
+        let shown_before = printed_board(&target, !engine);
         match self.session.finish(budget) {
             Stop::WaitingForKey => {}
             other => {
                 self.track = None;
-                return Ok(hung(
-                    other,
-                    carried + (self.session.zx.busy_tstates() - t0),
-                    path,
-                ));
+                return Ok(hung(other, spent.now(&self.session), path));
             }
         }
-        let after = self.session.printed();
-        let page_agrees = page_letters(&self.session.board()) == after;
-        let chosen = (
-            real_square(choice.from, engine),
-            real_square(choice.to, engine),
-        );
-        let clean = move_from_boards(&shown_before, &after, person).ok().filter(
-            |u| matches!(*u, UciMove::Normal { from, to, .. } if chosen == (Some(from), Some(to))),
-        );
-        let (uci, corrupted) = match (clean, page_agrees) {
-            (Some(uci), true) => (uci, false),
-            _ => {
-                // The program made its move and changed other squares too
-                // (the full build's long-castling test also fires for a
-                // queen stepping up-left; see tapes/CHESSKELET.md). Accept
-                // the chosen move if the screen shows it: origin emptied,
-                // the piece on the target.
-                let (Some(from), Some(to)) = chosen else {
-                    return Err(EngineError::Unreadable(
-                        "the chosen squares are off the board".into(),
-                    ));
-                };
-                let (f, t) = (view_square(from, person), view_square(to, person));
-                let was = shown_before[usize::from(f >> 4)][usize::from(f & 7)];
-                let now = after[usize::from(t >> 4)][usize::from(t & 7)];
-                let emptied = after[usize::from(f >> 4)][usize::from(f & 7)] == ' ';
-                let promotion = (was == 'p' && now == 'q').then_some(Role::Queen);
-                if !(emptied && was.is_ascii_lowercase() && (now == was || promotion.is_some())) {
-                    self.track = None;
-                    return Err(EngineError::Unreadable(format!(
-                        "the board does not show the chosen move {}{}",
-                        square_keys(choice.from),
-                        square_keys(choice.to)
-                    )));
-                }
-                (
-                    UciMove::Normal {
-                        from,
-                        to,
-                        promotion,
-                    },
-                    true,
-                )
-            }
-        };
-        if corrupted {
-            info!(
-                "{}: the program's board changed beyond its move {uci}",
-                self.build.info.name
-            );
-        }
-        let tstates = carried + (self.session.zx.busy_tstates() - t0);
-        self.track = uci.to_move(&target).ok().filter(|_| !corrupted).map(|m| {
-            let mut all = moves.to_vec();
-            all.push(m);
-            Track {
-                root: root.clone(),
-                moves: all,
-                engine: Some(engine),
-            }
-        });
+        let (uci, corrupted) = self.read_move(&choice, &shown_before, engine)?;
+        let tstates = spent.now(&self.session);
+        self.follow(game, uci, corrupted);
         Ok(Reply {
             played: Played::Move(uci),
             score: Some(25 * (i32::from(choice.score) - 128) / 2),
@@ -814,14 +847,14 @@ impl ChessEngine for ChesSkelet {
         })
     }
 
-    fn screen(&mut self) -> TextScreen {
-        self.session.zx.screen()
+    fn screen(&mut self) -> Option<TextScreen> {
+        Some(self.session.zx.screen())
     }
 }
 
 fn hung(stop: Stop, tstates: u64, path: InputPath) -> Reply {
     Reply {
-        played: Played::Hung(stop),
+        played: Played::Hung(Hang::from_stop(stop)),
         score: None,
         nodes: 0,
         tstates,

@@ -1,27 +1,35 @@
-//! The retro chess programs, each behind one trait.
+//! The retro programs, each behind one trait, generic over the game.
 //!
 //! A driver owns an emulated machine with the original program loaded. It
 //! brings the program to the position a GUI asks about — typing the
 //! opponent's move on the emulated keyboard when it continues the game on the
 //! machine, setting the position up in the program's memory otherwise — lets
 //! the program think, and reads its move back off the emulated screen.
-//! Nothing above this layer knows a Z80 address.
+//! Nothing above this layer knows a Z80 address: a reply is a wire move
+//! ([`Played`]), a typed hang ([`Hang`]) and a cost; a driver declares its
+//! own options ([`OptionSpec`]) and the front ends render them.
 //!
 //! Drivers report what the program did, legal or not: judging it is the
-//! arbiter's job (`crate::arbiter`).
+//! rules' job (`crate::rules`). An engine with no emulated machine (a native
+//! engine) implements the same [`Engine`] trait.
 
 pub mod chesskelet;
 pub mod onek;
+pub mod samuel_f8;
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use shakmaty::uci::UciMove;
-use shakmaty::{Chess, Move};
-
-use crate::machine::zx81::FramesMode;
 use crate::machine::{MachineError, Stop, TextScreen};
+use crate::rules::chess::ChessRules;
+use crate::rules::draughts::Draughts;
+use crate::rules::{Game, HangKind, Rules};
+
+pub use options::{OptionKind, OptionSpec};
+
+mod options;
 
 /// Who wrote a program, and how we present it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,26 +52,37 @@ pub struct EngineOptions {
     /// Drives everything the real machine left to chance (FRAMES at start,
     /// how long the person takes over each key). Same seed, same game.
     pub seed: u64,
-    /// From the initial position, let the program think instead of playing
-    /// the first move stored on its tape (1K ZX Chess).
-    pub think_first_move: bool,
-    /// How FRAMES moves while a ZX81 program thinks.
-    pub frames: FramesMode,
     /// Load this tape or snapshot instead of the built-in one.
     pub tape: Option<PathBuf>,
     /// T-states a single reply may take before the driver calls it hung.
     pub budget: u64,
+    /// Values of the options drivers declare ([`OptionSpec`]), by name as
+    /// declared; a driver reads those it declares and ignores the rest, so
+    /// one set serves every engine of a match.
+    pub values: BTreeMap<String, String>,
 }
 
 impl Default for EngineOptions {
     fn default() -> Self {
         EngineOptions {
             seed: 1,
-            think_first_move: false,
-            frames: FramesMode::Slow,
             tape: None,
             budget: DEFAULT_BUDGET,
+            values: BTreeMap::new(),
         }
+    }
+}
+
+impl EngineOptions {
+    /// The value of the declared option `name`, if one was set.
+    pub fn value(&self, name: &str) -> Option<&str> {
+        self.values.get(name).map(String::as_str)
+    }
+
+    /// The same options with `name` set to `value`.
+    pub fn with(mut self, name: &str, value: &str) -> EngineOptions {
+        self.values.insert(name.to_string(), value.to_string());
+        self
     }
 }
 
@@ -82,6 +101,8 @@ pub enum InputPath {
     /// The position was written into the program's memory; the reason says
     /// why typing was not possible.
     Injected(String),
+    /// A native engine: the position is its input.
+    Native,
 }
 
 impl fmt::Display for InputPath {
@@ -90,33 +111,64 @@ impl fmt::Display for InputPath {
             InputPath::Tape => write!(f, "move stored on the tape"),
             InputPath::Typed(keys) => write!(f, "typed {keys}"),
             InputPath::Injected(why) => write!(f, "position injected ({why})"),
+            InputPath::Native => write!(f, "position given to the native engine"),
         }
+    }
+}
+
+/// Why the program did not come back, in words for the person (they may
+/// name the emulated machine's program counter) and as a kind for the
+/// runner.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hang {
+    pub kind: HangKind,
+    pub detail: String,
+}
+
+impl Hang {
+    /// The hang a machine's stop means (`None` for a stop that is no hang).
+    pub fn from_stop(stop: Stop) -> Hang {
+        let kind = match stop {
+            Stop::BudgetExhausted { .. } => HangKind::Budget,
+            Stop::Stuck { .. } => HangKind::Stuck,
+            _ => HangKind::Fault,
+        };
+        Hang {
+            kind,
+            detail: stop.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for Hang {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.detail)
     }
 }
 
 /// What the program did when asked to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Played {
-    /// The move the program made on its board, in standard coordinates, as
-    /// read off its screen. Not necessarily legal.
-    Move(UciMove),
+pub enum Played<W> {
+    /// The move the program made on its board, as protocols write it, read
+    /// off its screen or memory. Not necessarily legal.
+    Move(W),
     /// The program found no move and stopped, its own way of ending a game.
     DeadEnd,
     /// The program did not come back: budget exhausted, stuck somewhere
     /// else, or an emulation fault.
-    Hung(Stop),
+    Hung(Hang),
 }
 
 /// One reply of a program, with what it cost.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Reply {
-    pub played: Played,
-    /// The program's own score for its move, in centipawns by the driver's
-    /// documented mapping; `None` where the program keeps none.
+pub struct Reply<W> {
+    pub played: Played<W>,
+    /// The program's own score for its move, in centipawns (or draughts
+    /// units) by the driver's documented mapping; `None` where it keeps none.
     pub score: Option<i32>,
     /// Moves the program evaluated (see the driver for what it counts).
     pub nodes: u64,
-    /// Emulated T-states the reply took.
+    /// Emulated T-states the reply took (0 for a native engine).
     pub tstates: u64,
     /// How long the original machine would have taken.
     pub authentic: Duration,
@@ -161,35 +213,45 @@ impl From<MachineError> for EngineError {
     }
 }
 
-/// A retro chess program behind its driver.
-pub trait ChessEngine: Send {
-    fn info(&self) -> &EngineInfo;
+/// A program behind its driver, playing the game of the rules `R`.
+pub trait Engine<R: Rules>: Send {
+    fn info(&self) -> &'static EngineInfo;
 
-    /// Starts a new game: a freshly loaded machine, seeded from the options.
+    /// Starts a new game: the machine as it is after loading, with
+    /// everything it leaves to chance drawn afresh from the seed, so that a
+    /// game depends on its seed and not on what the process did before.
     ///
     /// # Errors
     /// The tape cannot be loaded.
     fn new_game(&mut self) -> Result<(), EngineError>;
 
-    /// The program's move in the position reached from `root` by `moves`
-    /// (legal moves, validated by the caller), thinking at most `budget`
-    /// T-states. The side to move is the program's side.
+    /// The program's move in the position `game` has reached (its side to
+    /// move), thinking at most `budget` T-states.
     ///
     /// # Errors
-    /// The position cannot be represented, or the screen cannot be read.
-    fn play(&mut self, root: &Chess, moves: &[Move], budget: u64) -> Result<Reply, EngineError>;
+    /// The position cannot be represented, or the move cannot be read.
+    fn play(&mut self, game: &Game<R>, budget: u64) -> Result<Reply<R::Wire>, EngineError>;
 
-    /// The emulated screen as it is now.
-    fn screen(&mut self) -> TextScreen;
+    /// The emulated screen as it is now; `None` for a native engine.
+    fn screen(&mut self) -> Option<TextScreen>;
 
     /// For `bench`: the program's search of `pos` run once by the driver's
     /// harness and once on a bare emulator with nothing between
     /// instructions, so the harness's cost is a measured ratio. `None` where
     /// a driver has no bare run.
-    fn raw_rate(&mut self, pos: &Chess) -> Option<RateSample> {
+    fn raw_rate(&mut self, pos: &R::Position) -> Option<RateSample> {
         let _ = pos;
         None
     }
+}
+
+/// The engines of one game: what the front ends and the runner create by id.
+pub trait Catalogue: Rules + Sized {
+    /// Creates the engine called `id` for this game.
+    ///
+    /// # Errors
+    /// Unknown id (or one of another game), or its tape cannot be loaded.
+    fn create(id: &str, options: &EngineOptions) -> Result<Box<dyn Engine<Self>>, EngineError>;
 }
 
 /// One search timed in the harness and on the bare emulator.
@@ -201,37 +263,82 @@ pub struct RateSample {
     pub bare_time: Duration,
 }
 
-/// The built-in engines' ids.
-pub fn engine_ids() -> Vec<&'static str> {
-    onek::VARIANTS
-        .iter()
-        .map(|v| v.info.id)
-        .chain(chesskelet::BUILDS.iter().map(|b| b.info.id))
-        .collect()
+/// [`EngineInfo::machine`] of an engine with no emulated machine.
+pub const NATIVE: &str = "none (native)";
+
+/// Which game an engine plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameKind {
+    Chess,
+    Draughts,
 }
 
-/// Creates the engine called `id`.
-///
-/// # Errors
-/// Unknown id, or its tape cannot be loaded.
-pub fn create(id: &str, options: &EngineOptions) -> Result<Box<dyn ChessEngine>, EngineError> {
-    if let Some(variant) = onek::VARIANTS.iter().find(|v| v.info.id == id) {
-        return Ok(Box::new(onek::OneKZxChess::new(variant, options.clone())?));
-    }
-    if let Some(build) = chesskelet::BUILDS.iter().find(|b| b.info.id == id) {
-        return Ok(Box::new(chesskelet::ChesSkelet::new(
-            build,
-            options.clone(),
-        )?));
-    }
-    Err(EngineError::Unknown(id.to_string()))
+/// A built-in engine, as listed before it is loaded.
+pub struct Entry {
+    pub info: &'static EngineInfo,
+    pub game: GameKind,
+    /// The options its driver declares (their defaults, before any is set).
+    pub options: fn() -> Vec<OptionSpec>,
+}
+
+/// Every built-in engine, chess first.
+pub fn catalogue() -> Vec<Entry> {
+    let mut all: Vec<Entry> = onek::VARIANTS
+        .iter()
+        .map(|v| Entry {
+            info: &v.info,
+            game: GameKind::Chess,
+            options: onek::declared_options,
+        })
+        .collect();
+    all.extend(chesskelet::BUILDS.iter().map(|b| Entry {
+        info: &b.info,
+        game: GameKind::Chess,
+        options: Vec::new,
+    }));
+    all.push(Entry {
+        info: &samuel_f8::engine::INFO,
+        game: GameKind::Draughts,
+        options: samuel_f8::engine::declared_options,
+    });
+    all
+}
+
+/// The built-in engines' ids.
+pub fn engine_ids() -> Vec<&'static str> {
+    catalogue().iter().map(|e| e.info.id).collect()
+}
+
+/// The built-in engine called `id`, without loading it.
+pub fn entry(id: &str) -> Option<Entry> {
+    catalogue().into_iter().find(|e| e.info.id == id)
 }
 
 /// The info of the engine called `id`, without loading it.
 pub fn info(id: &str) -> Option<&'static EngineInfo> {
-    onek::VARIANTS
-        .iter()
-        .map(|v| &v.info)
-        .chain(chesskelet::BUILDS.iter().map(|b| &b.info))
-        .find(|i| i.id == id)
+    entry(id).map(|e| e.info)
+}
+
+impl Catalogue for Draughts {
+    fn create(id: &str, options: &EngineOptions) -> Result<Box<dyn Engine<Self>>, EngineError> {
+        match id {
+            "samuel-f8" => Ok(Box::new(samuel_f8::engine::SamuelEngine::new(options)?)),
+            _ => Err(EngineError::Unknown(id.to_string())),
+        }
+    }
+}
+
+impl Catalogue for ChessRules {
+    fn create(id: &str, options: &EngineOptions) -> Result<Box<dyn Engine<Self>>, EngineError> {
+        if let Some(variant) = onek::VARIANTS.iter().find(|v| v.info.id == id) {
+            return Ok(Box::new(onek::OneKZxChess::new(variant, options.clone())?));
+        }
+        if let Some(build) = chesskelet::BUILDS.iter().find(|b| b.info.id == id) {
+            return Ok(Box::new(chesskelet::ChesSkelet::new(
+                build,
+                options.clone(),
+            )?));
+        }
+        Err(EngineError::Unknown(id.to_string()))
+    }
 }

@@ -60,10 +60,61 @@ use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Move, Piece, Position, Role, Square};
 
 use super::{
-    ChessEngine, EngineError, EngineInfo, EngineOptions, InputPath, Played, RateSample, Reply,
+    Engine, EngineError, EngineInfo, EngineOptions, Hang, InputPath, OptionKind, OptionSpec,
+    Played, RateSample,
 };
 use crate::machine::zx81::{self, FramesMode, Zx81};
 use crate::machine::{MachineError, Stop, TextScreen};
+use crate::rules::Game;
+use crate::rules::chess::ChessRules;
+
+type Reply = super::Reply<UciMove>;
+
+/// `Opening`: play the first move stored on the tape, or let the program
+/// think from the initial position.
+pub const OPENING: &str = "Opening";
+/// `Frames`: how FRAMES moves while the program thinks (see
+/// [`FramesMode`]).
+pub const FRAMES: &str = "Frames";
+
+/// The options this driver declares.
+pub fn declared_options() -> Vec<OptionSpec> {
+    vec![
+        OptionSpec {
+            name: OPENING,
+            kind: OptionKind::Combo {
+                default: "tape",
+                vars: &["tape", "think"],
+            },
+        },
+        OptionSpec {
+            name: FRAMES,
+            kind: OptionKind::Combo {
+                default: "slow",
+                vars: &["slow", "fast"],
+            },
+        },
+    ]
+}
+
+/// What the options ask of this driver.
+fn think_first_move(options: &EngineOptions) -> bool {
+    options.value(OPENING) == Some("think")
+}
+
+fn frames_mode(options: &EngineOptions) -> FramesMode {
+    match options.value(FRAMES) {
+        Some("fast") => FramesMode::Fast,
+        _ => FramesMode::Slow,
+    }
+}
+
+/// The seed of the machine that plays the tape's stored first move: a game
+/// the program opens starts from a machine booted afresh with this seed, so
+/// it is the same game whatever the process did before.
+fn tape_game_seed(seed: u64) -> u64 {
+    seed.wrapping_add(0x9E37_79B9)
+}
 
 /// The original tape, transcribed from seed 000 (see tapes/README.md).
 pub const TAPE: &[u8] = include_bytes!("../../tapes/1k-zx-chess.p");
@@ -171,7 +222,6 @@ pub struct OneKZxChess {
     tape: Vec<u8>,
     zx: Zx81,
     track: Option<Track>,
-    games: u64,
 }
 
 impl OneKZxChess {
@@ -182,18 +232,16 @@ impl OneKZxChess {
     /// Chess.
     pub fn new(variant: &'static Variant, options: EngineOptions) -> Result<Self, EngineError> {
         let tape = match &options.tape {
-            Some(path) => std::fs::read(path)
-                .map_err(|e| MachineError::Io(format!("{}: {e}", path.display())))?,
+            Some(path) => crate::machine::read_tape(path)?,
             None => TAPE.to_vec(),
         };
-        let zx = boot(&tape, variant, options.frames, options.seed)?;
+        let zx = boot(&tape, variant, frames_mode(&options), options.seed)?;
         let mut engine = OneKZxChess {
             variant,
             options,
             tape,
             zx,
             track: None,
-            games: 0,
         };
         engine.track = Some(engine.tape_track());
         Ok(engine)
@@ -300,7 +348,7 @@ impl OneKZxChess {
                 Played::Move(board_move(before, &after, engine)?)
             }
             Stop::Stuck { pc: DEAD_END } => Played::DeadEnd,
-            other => Played::Hung(other),
+            other => Played::Hung(Hang::from_stop(other)),
         };
         let score = match played {
             Played::Move(_) => Some(self.score_cp(before)),
@@ -331,35 +379,32 @@ impl OneKZxChess {
     }
 }
 
-impl ChessEngine for OneKZxChess {
-    fn info(&self) -> &EngineInfo {
+impl OneKZxChess {
+    /// Boots the machine afresh with `seed`, as loaded from tape.
+    fn reboot(&mut self, seed: u64) -> Result<(), EngineError> {
+        self.zx = boot(&self.tape, self.variant, frames_mode(&self.options), seed)?;
+        self.track = Some(self.tape_track());
+        Ok(())
+    }
+}
+
+impl Engine<ChessRules> for OneKZxChess {
+    fn info(&self) -> &'static EngineInfo {
         &self.variant.info
     }
 
     fn new_game(&mut self) -> Result<(), EngineError> {
-        // Every game gets its own stream of chance, still fixed by the seed.
-        self.games += 1;
-        let seed = self
-            .options
-            .seed
-            .wrapping_add(self.games.wrapping_mul(0x9E37_79B9));
-        self.zx = boot(&self.tape, self.variant, self.options.frames, seed)?;
-        self.track = Some(self.tape_track());
-        Ok(())
+        self.reboot(self.options.seed)
     }
 
-    fn play(&mut self, root: &Chess, moves: &[Move], budget: u64) -> Result<Reply, EngineError> {
+    fn play(&mut self, game: &Game<ChessRules>, budget: u64) -> Result<Reply, EngineError> {
+        let (root, moves) = (game.root(), game.moves());
         let budget = budget.min(self.options.budget);
-        let mut target = root.clone();
-        for &m in moves {
-            target = target
-                .play(m)
-                .map_err(|e| EngineError::Position(format!("move {m} cannot be played: {e}")))?;
-        }
+        let target = game.position().clone();
         let engine = target.turn();
-        if *root == Chess::default() && moves.is_empty() && !self.options.think_first_move {
+        if *root == Chess::default() && moves.is_empty() && !think_first_move(&self.options) {
             // The tape's board already shows the program's first move.
-            self.new_game()?;
+            self.reboot(tape_game_seed(self.options.seed))?;
             let first = first_move(self.variant, root);
             return Ok(Reply {
                 played: Played::Move(UciMove::from_standard(first)),
@@ -406,8 +451,8 @@ impl ChessEngine for OneKZxChess {
         Ok(reply)
     }
 
-    fn screen(&mut self) -> TextScreen {
-        self.zx.screen()
+    fn screen(&mut self) -> Option<TextScreen> {
+        Some(self.zx.screen())
     }
 
     fn raw_rate(&mut self, pos: &Chess) -> Option<RateSample> {
@@ -461,7 +506,8 @@ fn boot(
     if !(f64::from(zx81::RAM_START)..f64::from(0x4400u16)).contains(&x) || x.fract() != 0.0 {
         return Err(MachineError::BadTape(format!("USR address X = {x} is not in RAM")).into());
     }
-    zx.jump(x as u16, zx.sp());
+    let sp = zx.sp();
+    zx.jump(x as u16, sp);
     match zx.run(BOOT_BUDGET) {
         Stop::WaitingForKey => Ok(zx),
         other => Err(MachineError::BadTape(format!("program did not start: {other}")).into()),

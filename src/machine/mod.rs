@@ -1,21 +1,35 @@
-//! The emulated machines: the only code that touches `iz80`.
+//! The emulated machines: the only code that touches a Z80 core (`iz80`).
 //!
-//! A machine here is a Z80 (`iz80`), a memory map and a handful of *high-level
-//! ROM traps*: we never load a ROM image, so when a program calls one of the
-//! few ROM routines it needs, the run loop notices the program counter at the
-//! routine's address, does in Rust what the routine does, and returns to the
-//! caller. Any other jump into the ROM is reported, never silently executed.
+//! A machine here is a Z80 ([`cpu`]), a memory map and a handful of
+//! *high-level ROM traps*: we never load a ROM image, so when a program calls
+//! one of the few ROM routines it needs, the run loop notices the program
+//! counter at the routine's address, does in Rust what the routine does, and
+//! returns to the caller. Any other jump into the ROM is reported, never
+//! silently executed. Drivers may add traps of their own ([`Trap`]).
 //!
 //! Runs are bounded by a budget of emulated T-states and end in a named
-//! [`Stop`]. Nothing in this layer knows about chess, stdin or stdout.
+//! [`Stop`]; the one run loop is [`emulator::Emulator`]. Nothing in this
+//! layer knows about chess, stdin or stdout.
+//!
+//! - [`cpu`]: the CPU contract ([`Regs`], [`Memory`], the bus) and its cores.
+//! - [`emulator`]: the run loop, clock, budget, watches, traps and calls.
+//! - [`zx81`]: the ZX81 (1K or 16K), its ROM traps, keyboard, `.p` tapes.
+//! - [`spectrum`]: the 48K Spectrum, its ROM traps and interrupt, `RST 16`
+//!   printing, `.tap` tapes and `.sna`/`.z80` snapshots.
 
+pub mod cpu;
+pub mod emulator;
 pub mod rng;
 pub mod screen;
 pub mod spectrum;
 pub mod zx81;
 
 use std::fmt;
+use std::io::Read;
+use std::path::Path;
 
+pub use cpu::{Memory, Regs};
+pub use emulator::{CALL_RETURN, Resume, Trap};
 pub use rng::SplitMix64;
 pub use screen::{Cell, ScreenStyle, TextScreen};
 
@@ -60,9 +74,14 @@ pub enum Stop {
     Breakpoint { pc: u16 },
     /// The T-state budget ran out with the program still running.
     BudgetExhausted { pc: u16 },
-    /// The program jumped to itself (or halted with nothing to wake it): it
-    /// will never do anything else.
+    /// The program jumped to itself (a jump whose condition holds): it will
+    /// never do anything else.
     Stuck { pc: u16 },
+    /// The CPU executed the HALT at `pc` and no interrupt the machine
+    /// delivers will ever end it.
+    Halted { pc: u16 },
+    /// A routine called from Rust ([`emulator::Emulator::call`]) returned.
+    Returned,
     /// Something the emulation cannot do faithfully.
     Fault(Fault),
 }
@@ -89,7 +108,21 @@ impl fmt::Display for Stop {
                 write!(f, "T-state budget exhausted (hung?) at PC 0x{pc:04X}")
             }
             Stop::Stuck { pc } => write!(f, "stuck in a jump to itself at PC 0x{pc:04X}"),
+            Stop::Halted { pc } => {
+                write!(f, "halted at PC 0x{pc:04X} with nothing to wake it")
+            }
+            Stop::Returned => write!(f, "the routine returned"),
             Stop::Fault(fault) => fault.fmt(f),
+        }
+    }
+}
+
+impl Fault {
+    /// The fault, reported at the instruction at `pc`.
+    pub fn at(self, pc: u16) -> Fault {
+        match self {
+            Fault::RomRead { addr, .. } => Fault::RomRead { addr, pc },
+            other => other,
         }
     }
 }
@@ -133,3 +166,28 @@ impl fmt::Display for MachineError {
 }
 
 impl std::error::Error for MachineError {}
+
+/// The largest tape or snapshot file read: 1 MiB, twenty times a 48K
+/// snapshot (a file of the programs here is at most 49,179 bytes).
+pub const MAX_TAPE_BYTES: u64 = 1 << 20;
+
+/// Reads a tape or snapshot file, refusing one larger than
+/// [`MAX_TAPE_BYTES`] (or endless, as `/dev/zero`) without reading it all.
+///
+/// # Errors
+/// [`MachineError::Io`] if the file cannot be read, [`MachineError::BadTape`]
+/// if it is too large to be a tape.
+pub fn read_tape(path: &Path) -> Result<Vec<u8>, MachineError> {
+    let io = |e: std::io::Error| MachineError::Io(format!("{}: {e}", path.display()));
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_TAPE_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(io)?;
+    if bytes.len() as u64 > MAX_TAPE_BYTES {
+        return Err(MachineError::BadTape(format!(
+            "{}: more than {MAX_TAPE_BYTES} bytes, too large for a tape or snapshot",
+            path.display()
+        )));
+    }
+    Ok(bytes)
+}

@@ -8,16 +8,19 @@
 //! program, and this one feeds the front end and writes stdout, so `isready`
 //! and `ping` are answered while the program thinks.
 
+pub mod desk;
 pub mod session;
 pub mod uci;
 pub mod xboard;
 
+use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::sync::mpsc;
 use std::thread;
 
-use crate::engines::{self, EngineError, EngineOptions};
-pub use session::{Action, Input, Job};
+use crate::engines::{self, Catalogue, EngineError, EngineOptions, GameKind};
+use crate::rules::chess::ChessRules;
+pub use session::{Action, Input, Job, Settings};
 
 /// Which protocol to speak.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -36,21 +39,72 @@ impl Protocol {
             _ => None,
         }
     }
+
+    /// The game the protocol is for.
+    pub fn game(self) -> GameKind {
+        match self {
+            Protocol::Uci | Protocol::Xboard => GameKind::Chess,
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Protocol::Uci => "UCI",
+            Protocol::Xboard => "CECP",
+        }
+    }
+}
+
+/// Why serving stopped or could not start.
+#[derive(Debug)]
+pub enum ProtocolError {
+    /// The engine cannot be created.
+    Engine(EngineError),
+    /// The engine plays another game than the protocol speaks of.
+    WrongGame {
+        protocol: &'static str,
+        engine: String,
+    },
+    /// Standard output is gone.
+    Stdout(io::Error),
+    /// The engine's thread ended.
+    WorkerGone,
+}
+
+impl fmt::Display for ProtocolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProtocolError::Engine(e) => e.fmt(f),
+            ProtocolError::WrongGame { protocol, engine } => {
+                write!(f, "{engine} does not play the game {protocol} is for")
+            }
+            ProtocolError::Stdout(e) => write!(f, "stdout: {e}"),
+            ProtocolError::WorkerGone => write!(f, "the engine thread is gone"),
+        }
+    }
+}
+
+impl std::error::Error for ProtocolError {}
+
+impl From<EngineError> for ProtocolError {
+    fn from(e: EngineError) -> Self {
+        ProtocolError::Engine(e)
+    }
 }
 
 /// A protocol front end: a state machine from inputs to actions.
-pub trait FrontEnd {
-    fn handle(&mut self, input: Input) -> Vec<Action>;
+pub trait FrontEnd<R: Catalogue> {
+    fn handle(&mut self, input: Input<R>) -> Vec<Action<R>>;
 }
 
-impl FrontEnd for uci::Uci {
-    fn handle(&mut self, input: Input) -> Vec<Action> {
+impl FrontEnd<ChessRules> for uci::Uci {
+    fn handle(&mut self, input: Input<ChessRules>) -> Vec<Action<ChessRules>> {
         uci::Uci::handle(self, input)
     }
 }
 
-impl FrontEnd for xboard::Xboard {
-    fn handle(&mut self, input: Input) -> Vec<Action> {
+impl FrontEnd<ChessRules> for xboard::Xboard {
+    fn handle(&mut self, input: Input<ChessRules>) -> Vec<Action<ChessRules>> {
         xboard::Xboard::handle(self, input)
     }
 }
@@ -59,23 +113,38 @@ impl FrontEnd for xboard::Xboard {
 /// `first_line` is a line already read from stdin (protocol detection).
 ///
 /// # Errors
-/// The engine cannot be created, or stdout is gone.
+/// The engine cannot be created or plays another game, or stdout is gone.
 pub fn serve(
     protocol: Protocol,
     engine: &str,
     options: EngineOptions,
     first_line: Option<String>,
-) -> Result<(), String> {
-    let info = engines::info(engine)
-        .ok_or_else(|| EngineError::Unknown(engine.to_string()).to_string())?;
-    let mut worker = session::Worker::new(engine, &options)?;
-    let mut front: Box<dyn FrontEnd> = match protocol {
-        Protocol::Uci => Box::new(uci::Uci::new(info, options)),
-        Protocol::Xboard => Box::new(xboard::Xboard::new(info, options)),
+) -> Result<(), ProtocolError> {
+    let entry = engines::entry(engine).ok_or_else(|| EngineError::Unknown(engine.to_string()))?;
+    if entry.game != protocol.game() {
+        return Err(ProtocolError::WrongGame {
+            protocol: protocol.name(),
+            engine: engine.to_string(),
+        });
+    }
+    let settings = Settings::new(&entry, options.clone());
+    let worker = session::Worker::<ChessRules>::new(engine, &options)?;
+    let front: Box<dyn FrontEnd<ChessRules>> = match protocol {
+        Protocol::Uci => Box::new(uci::Uci::new(entry.info, settings)),
+        Protocol::Xboard => Box::new(xboard::Xboard::new(entry.info, settings)),
     };
+    run(front, worker, first_line)
+}
 
-    let (inputs, rx) = mpsc::channel::<Input>();
-    let (jobs, job_rx) = mpsc::channel::<Job>();
+/// The edge: one thread reads stdin, one runs the engine's jobs, this one
+/// feeds the front end and writes stdout.
+fn run<R: Catalogue>(
+    mut front: Box<dyn FrontEnd<R>>,
+    mut worker: session::Worker<R>,
+    first_line: Option<String>,
+) -> Result<(), ProtocolError> {
+    let (inputs, rx) = mpsc::channel::<Input<R>>();
+    let (jobs, job_rx) = mpsc::channel::<Job<R>>();
     let to_main = inputs.clone();
     thread::spawn(move || {
         for job in job_rx {
@@ -106,12 +175,10 @@ pub fn serve(
                     log::debug!("<engine: {line}");
                     writeln!(out, "{line}")
                         .and_then(|()| out.flush())
-                        .map_err(|e| format!("stdout: {e}"))?;
+                        .map_err(ProtocolError::Stdout)?;
                 }
                 Action::Note(note) => eprintln!("retrochess: {note}"),
-                Action::Job(job) => jobs
-                    .send(job)
-                    .map_err(|_| "the engine thread is gone".to_string())?,
+                Action::Job(job) => jobs.send(job).map_err(|_| ProtocolError::WorkerGone)?,
                 Action::WakeAfter(delay, token) => {
                     let timer = inputs.clone();
                     thread::spawn(move || {
@@ -128,7 +195,7 @@ pub fn serve(
 
 /// Sends every stdin line to the main thread, then [`Input::Eof`]. Bytes
 /// that are not UTF-8 are replaced, never fatal.
-fn read_lines(to_main: &mpsc::Sender<Input>) {
+fn read_lines<R: Catalogue>(to_main: &mpsc::Sender<Input<R>>) {
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let mut buf = Vec::new();

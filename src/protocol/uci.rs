@@ -25,20 +25,19 @@
 //! budget and on `go` limits the programs cannot honour (`depth`, `nodes`,
 //! `mate`: they think their own fixed way).
 
-use std::collections::VecDeque;
 use std::time::Duration;
 
-use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, Color, Position};
+use shakmaty::{Chess, Color, Position};
 use vampirc_uci::{UciMessage, UciSearchControl, UciTimeControl};
 
-use super::session::{
-    self, Action, Change, Clock, Ids, IllegalPolicy, Input, Job, Limits, OptionKind, SearchRequest,
-    Searched, Settings, Speed,
-};
-use crate::arbiter::{Game, Verdict};
-use crate::engines::{EngineInfo, EngineOptions, Played};
+use super::desk::{Desk, Mode, Pending};
+use super::session::{self, Action, Change, Clock, IllegalPolicy, Input, Job, Searched, Settings};
+use crate::engines::{EngineInfo, OptionKind, Played, Reply};
+use crate::rules::chess::ChessRules;
+use crate::rules::{Game, PositionError, Rules, Verdict};
+
+type Action_ = Action<ChessRules>;
 
 /// The words that start a GUI-to-engine command.
 const COMMANDS: [&str; 11] = [
@@ -55,69 +54,28 @@ const COMMANDS: [&str; 11] = [
     "quit",
 ];
 
-/// How a search ends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Mode {
-    /// When the program has moved (and the authentic wait, if any, is over).
-    Timed,
-    /// Only on `stop` (`go infinite`).
-    Infinite,
-    /// On `stop` or `ponderhit` (`go ponder`).
-    Ponder,
-}
-
-/// A search handed to the worker.
-#[derive(Debug)]
-struct Search {
-    id: u64,
-    /// The position searched.
-    position: Chess,
-    mode: Mode,
-    /// What the clock allows for the move.
-    limits: Limits,
-    /// `stop` came before the reply.
-    stopped: bool,
-    searchmoves: Vec<UciMove>,
-}
-
-/// Output waiting for `stop`/`ponderhit` or for the authentic-timing timer.
-#[derive(Debug)]
-struct Held {
-    mode: Mode,
-    /// The timer that releases it, if any.
-    timer: Option<u64>,
-    lines: Vec<String>,
-}
-
 /// The UCI front end.
 #[derive(Debug)]
 pub struct Uci {
     info: &'static EngineInfo,
-    settings: Settings,
-    game: Game,
+    game: Game<ChessRules>,
     debug: bool,
-    searches: VecDeque<Search>,
-    held: Option<Held>,
-    ids: Ids,
-    speed: Speed,
+    /// Searches in flight; each keeps its `searchmoves`.
+    desk: Desk<ChessRules, Vec<UciMove>>,
 }
 
 impl Uci {
-    pub fn new(info: &'static EngineInfo, options: EngineOptions) -> Uci {
+    pub fn new(info: &'static EngineInfo, settings: Settings) -> Uci {
         Uci {
             info,
-            settings: Settings::new(options),
-            game: Game::new(Chess::default()),
+            game: Game::initial(ChessRules),
             debug: false,
-            searches: VecDeque::new(),
-            held: None,
-            ids: Ids::default(),
-            speed: Speed::default(),
+            desk: Desk::new(settings),
         }
     }
 
     /// Reacts to one input.
-    pub fn handle(&mut self, input: Input) -> Vec<Action> {
+    pub fn handle(&mut self, input: Input<ChessRules>) -> Vec<Action_> {
         let mut out = Vec::new();
         match input {
             Input::Line(line) => self.line(&line, &mut out),
@@ -128,15 +86,13 @@ impl Uci {
                 out.push(info_string(&format!("cannot restart the engine: {e}")))
             }
             Input::Wake(token) => {
-                if self.held.as_ref().is_some_and(|h| h.timer == Some(token)) {
-                    self.release(&mut out);
-                }
+                self.desk.wake(token, &mut out);
             }
         }
         out
     }
 
-    fn line(&mut self, line: &str, out: &mut Vec<Action>) {
+    fn line(&mut self, line: &str, out: &mut Vec<Action_>) {
         let message = match parse(line) {
             Parsed::Empty => return,
             Parsed::Unknown(why) => {
@@ -175,7 +131,7 @@ impl Uci {
             UciMessage::IsReady => out.push(send("readyok")),
             UciMessage::Register { .. } => out.push(Action::Note("no registration needed".into())),
             UciMessage::UciNewGame => {
-                self.game = Game::new(Chess::default());
+                self.game = Game::initial(ChessRules);
                 out.push(Action::Job(Job::NewGame));
             }
             UciMessage::SetOption { name, value } => self.set_option(&name, value.as_deref(), out),
@@ -186,24 +142,8 @@ impl Uci {
             } => {
                 self.go(time_control, search_control, &words, out);
             }
-            UciMessage::Stop => {
-                for s in &mut self.searches {
-                    s.stopped = true;
-                }
-                if self.held.is_some() {
-                    self.release(out);
-                }
-            }
-            UciMessage::PonderHit => {
-                for s in &mut self.searches {
-                    if s.mode == Mode::Ponder {
-                        s.mode = Mode::Timed;
-                    }
-                }
-                if self.held.as_ref().is_some_and(|h| h.mode == Mode::Ponder) {
-                    self.release(out);
-                }
-            }
+            UciMessage::Stop => self.desk.stop(out),
+            UciMessage::PonderHit => self.desk.ponderhit(out),
             UciMessage::Quit => out.push(Action::Quit),
             other => out.push(Action::Note(format!(
                 "not a command for an engine, ignored: {other}"
@@ -211,13 +151,13 @@ impl Uci {
         }
     }
 
-    fn identify(&self, out: &mut Vec<Action>) {
+    fn identify(&self, out: &mut Vec<Action_>) {
         out.push(send(&format!(
             "id name {}",
             session::display_name(self.info)
         )));
         out.push(send(&format!("id author {}", self.info.author)));
-        for spec in self.settings.specs() {
+        for spec in self.desk.settings.specs() {
             let kind = match spec.kind {
                 OptionKind::Spin { default, min, max } => {
                     format!("type spin default {default} min {min} max {max}")
@@ -245,16 +185,16 @@ impl Uci {
         )
     }
 
-    fn set_option(&mut self, name: &str, value: Option<&str>, out: &mut Vec<Action>) {
+    fn set_option(&mut self, name: &str, value: Option<&str>, out: &mut Vec<Action_>) {
         if name.eq_ignore_ascii_case("UCI_EngineAbout") {
             out.push(Action::Note("UCI_EngineAbout is for reading only".into()));
             return;
         }
-        match self.settings.set(name, value) {
+        match self.desk.settings.set(name, value) {
             Ok(Change::Value) => {}
-            Ok(Change::Recreate) => {
-                out.push(Action::Job(Job::Recreate(self.settings.engine.clone())))
-            }
+            Ok(Change::Recreate) => out.push(Action::Job(Job::Recreate(
+                self.desk.settings.engine.clone(),
+            ))),
             Err(why) => {
                 out.push(info_string(&why));
                 out.push(Action::Note(why));
@@ -267,14 +207,51 @@ impl Uci {
         time_control: Option<UciTimeControl>,
         search_control: Option<UciSearchControl>,
         words: &[String],
-        out: &mut Vec<Action>,
+        out: &mut Vec<Action_>,
     ) {
-        if self.held.is_some() {
+        if self.desk.holding() {
             out.push(Action::Note(
                 "go while the previous search still waits: its bestmove goes first".into(),
             ));
-            self.release(out);
+            self.desk.release(out);
         }
+        let (clock, mode) = self.clock(time_control, words);
+        let searchmoves = self.search_control(search_control, out);
+        if self.debug {
+            let (limits, budget) = self.desk.budget(&clock);
+            out.push(info_string(&format!(
+                "budget {budget} T-states ({} allowed, host emulates ~{:.0} MHz)",
+                limits.ceiling.map_or("no limit".to_string(), |l| format!(
+                    "up to {} ms",
+                    l.as_millis()
+                )),
+                self.desk.speed.rate() / 1e6
+            )));
+        }
+        if let Some(ending) = self
+            .game
+            .ending()
+            .filter(|_| self.game.legal_moves().is_empty())
+        {
+            // Nothing to ask the program: the game is over.
+            let lines = vec![
+                "info depth 0 score cp 0 nodes 0 nps 0 time 0".to_string(),
+                format!("info string no legal move: {}", ending.reason.words()),
+                "bestmove 0000".to_string(),
+            ];
+            let search = self
+                .desk
+                .without_engine(&self.game, &clock, mode, searchmoves);
+            self.desk
+                .deliver(&search, lines, Duration::ZERO, Duration::ZERO, out);
+            return;
+        }
+        let job = self.desk.start(&self.game, &clock, mode, searchmoves);
+        out.push(job);
+    }
+
+    /// The mover's clock and how the search ends, from `go`'s words.
+    fn clock(&self, time_control: Option<UciTimeControl>, words: &[String]) -> (Clock, Mode) {
         let turn = self.game.position().turn();
         let mut clock = Clock::default();
         let has = |w: &str| words.iter().any(|x| x.eq_ignore_ascii_case(w));
@@ -306,190 +283,129 @@ impl Uci {
             Some(UciTimeControl::Ponder) => mode = Mode::Ponder,
             None => {}
         }
-        let mut searchmoves = Vec::new();
-        if let Some(sc) = search_control {
-            let ignored: Vec<String> = [
-                sc.depth.map(|d| format!("depth {d}")),
-                sc.nodes.map(|n| format!("nodes {n}")),
-                sc.mate.map(|m| format!("mate {m}")),
-            ]
-            .into_iter()
-            .flatten()
-            .collect();
-            if !ignored.is_empty() && self.debug {
-                out.push(info_string(&format!(
-                    "{} ignored: the program always thinks its own fixed way",
-                    ignored.join(", ")
-                )));
-            }
-            searchmoves = sc
-                .search_moves
-                .iter()
-                .filter_map(|m| m.to_string().parse::<UciMove>().ok())
-                .collect();
-        }
-        let limits = clock.limits();
-        let budget = self.speed.budget(limits.ceiling);
-        if self.debug {
-            out.push(info_string(&format!(
-                "budget {budget} T-states ({} allowed, host emulates ~{:.0} MHz)",
-                limits.ceiling.map_or("no limit".to_string(), |l| format!(
-                    "up to {} ms",
-                    l.as_millis()
-                )),
-                self.speed.rate() / 1e6
-            )));
-        }
-        let id = self.ids.fresh();
-        let position = self.game.position().clone();
-        let search = Search {
-            id,
-            position: position.clone(),
-            mode,
-            limits,
-            stopped: false,
-            searchmoves,
-        };
-        if let Some(ending) = self
-            .game
-            .ending()
-            .filter(|_| position.legal_moves().is_empty())
-        {
-            // Nothing to ask the program: the game is over.
-            let lines = vec![
-                "info depth 0 score cp 0 nodes 0 nps 0 time 0".to_string(),
-                format!("info string no legal move: {}", ending.reason),
-                "bestmove 0000".to_string(),
-            ];
-            self.finish(&search, lines, Duration::ZERO, out);
-            return;
-        }
-        out.push(Action::Job(Job::Search(SearchRequest {
-            id,
-            root: self.game.root().clone(),
-            moves: self.game.moves().to_vec(),
-            budget,
-            screen: self.settings.show_screen,
-        })));
-        self.searches.push_back(search);
+        (clock, mode)
     }
 
-    fn searched(&mut self, s: Searched, out: &mut Vec<Action>) {
-        let Some(at) = self.searches.iter().position(|x| x.id == s.id) else {
+    /// `searchmoves`, and a note on the limits the programs cannot honour.
+    fn search_control(
+        &self,
+        search_control: Option<UciSearchControl>,
+        out: &mut Vec<Action_>,
+    ) -> Vec<UciMove> {
+        let Some(sc) = search_control else {
+            return Vec::new();
+        };
+        let ignored: Vec<String> = [
+            sc.depth.map(|d| format!("depth {d}")),
+            sc.nodes.map(|n| format!("nodes {n}")),
+            sc.mate.map(|m| format!("mate {m}")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if !ignored.is_empty() && self.debug {
+            out.push(info_string(&format!(
+                "{} ignored: the program always thinks its own fixed way",
+                ignored.join(", ")
+            )));
+        }
+        sc.search_moves
+            .iter()
+            .filter_map(|m| m.to_string().parse::<UciMove>().ok())
+            .collect()
+    }
+
+    fn searched(&mut self, s: Searched<ChessRules>, out: &mut Vec<Action_>) {
+        let Some(search) = self.desk.finished(&s) else {
             out.push(Action::Note(format!(
                 "a search nobody waits for finished (id {})",
                 s.id
             )));
             return;
         };
-        let Some(search) = self.searches.remove(at) else {
-            return;
+        let (lines, authentic) = match &s.result {
+            Ok(reply) => (self.reply_lines(&search, reply, &s), reply.authentic),
+            Err(e) => (
+                vec![
+                    format!(
+                        "info depth 0 score cp 0 nodes 0 nps 0 time {}",
+                        s.host.as_millis()
+                    ),
+                    format!("info string the engine failed: {e}"),
+                    "bestmove 0000".to_string(),
+                ],
+                Duration::ZERO,
+            ),
         };
+        self.desk.deliver(&search, lines, authentic, s.host, out);
+    }
+
+    /// The `info` lines and `bestmove` of a reply. An illegal move is
+    /// flagged in an `info string` only, never in a `pv`.
+    fn reply_lines(
+        &self,
+        search: &Pending<ChessRules, Vec<UciMove>>,
+        reply: &Reply<UciMove>,
+        s: &Searched<ChessRules>,
+    ) -> Vec<String> {
+        let position = search.game.position();
+        let judged = session::judge_reply(
+            &ChessRules,
+            position,
+            &reply.played,
+            self.desk.settings.illegal,
+        );
         let mut lines = Vec::new();
-        let authentic = match &s.result {
-            Ok(reply) => {
-                self.speed.observe(reply.tstates, s.host);
-                let judged =
-                    session::judge_reply(&search.position, &reply.played, self.settings.illegal);
-                let ms = s.host.as_millis();
-                let nps = session::nps(reply.nodes, s.host);
-                let score = reply.score.unwrap_or(0);
-                let pv = match &reply.played {
-                    Played::Move(m) => format!(" pv {m}"),
-                    _ => String::new(),
-                };
-                lines.push(format!(
-                    "info depth 1 score cp {score} nodes {} nps {nps} time {ms}{pv}",
-                    reply.nodes
-                ));
-                if let Some(problem) = &judged.problem {
-                    lines.push(format!("info string {problem}"));
-                    if judged.send.is_none() && matches!(reply.played, Played::Move(_)) {
-                        lines.push("info string IllegalMoves is resign: resigning".to_string());
-                    }
-                }
-                if let Some(m) = &judged.send
-                    && !search.searchmoves.is_empty()
-                    && !search.searchmoves.contains(m)
-                {
-                    lines.push(format!(
-                        "info string searchmoves: the program cannot be restricted; it played {m}"
-                    ));
-                }
-                lines.push(format!("info string {}", session::describe(reply, s.host)));
-                if let Some(rows) = &s.screen {
-                    lines.extend(rows.iter().map(|r| format!("info string screen {r}")));
-                }
-                lines.push(format!(
-                    "bestmove {}",
-                    judged.send.map_or("0000".to_string(), |m| m.to_string())
-                ));
-                reply.authentic
-            }
-            Err(e) => {
-                lines.push(format!(
-                    "info depth 0 score cp 0 nodes 0 nps 0 time {}",
-                    s.host.as_millis()
-                ));
-                lines.push(format!("info string the engine failed: {e}"));
-                lines.push("bestmove 0000".to_string());
-                Duration::ZERO
-            }
+        let ms = s.host.as_millis();
+        let nps = session::nps(reply.nodes, s.host);
+        let score = reply.score.unwrap_or(0);
+        let pv = match (&reply.played, &judged.legal) {
+            (Played::Move(m), Some(_)) => format!(" pv {m}"),
+            _ => String::new(),
         };
-        let wait = if search.stopped {
-            Duration::ZERO
-        } else {
-            self.settings
-                .authentic_wait(authentic, s.host, search.limits.share)
-        };
-        self.finish(&search, lines, wait, out);
-    }
-
-    /// Sends a search's lines now, or holds them for `stop`/`ponderhit` or
-    /// the authentic wait.
-    fn finish(
-        &mut self,
-        search: &Search,
-        lines: Vec<String>,
-        wait: Duration,
-        out: &mut Vec<Action>,
-    ) {
-        if search.mode != Mode::Timed && !search.stopped {
-            self.held = Some(Held {
-                mode: search.mode,
-                timer: None,
-                lines,
-            });
-        } else if !wait.is_zero() && !search.stopped {
-            let token = self.ids.fresh();
-            out.push(Action::WakeAfter(wait, token));
-            self.held = Some(Held {
-                mode: Mode::Timed,
-                timer: Some(token),
-                lines,
-            });
-        } else {
-            out.extend(lines.iter().map(|l| send(l)));
+        lines.push(format!(
+            "info depth 1 score cp {score} nodes {} nps {nps} time {ms}{pv}",
+            reply.nodes
+        ));
+        if let Some(problem) = &judged.problem {
+            lines.push(format!("info string {problem}"));
+            if judged.send.is_none() && matches!(reply.played, Played::Move(_)) {
+                lines.push(
+                    "info string IllegalMoves is resign: UCI has no resignation, so bestmove 0000"
+                        .to_string(),
+                );
+            }
         }
-    }
-
-    fn release(&mut self, out: &mut Vec<Action>) {
-        if let Some(held) = self.held.take() {
-            out.extend(held.lines.iter().map(|l| send(l)));
+        if let Some(m) = &judged.send
+            && !search.extra.is_empty()
+            && !search.extra.contains(m)
+        {
+            lines.push(format!(
+                "info string searchmoves: the program cannot be restricted; it played {m}"
+            ));
         }
+        lines.push(format!("info string {}", session::describe(reply, s.host)));
+        if let Some(rows) = &s.screen {
+            lines.extend(rows.iter().map(|r| format!("info string screen {r}")));
+        }
+        lines.push(format!(
+            "bestmove {}",
+            judged.send.map_or("0000".to_string(), |m| m.to_string())
+        ));
+        lines
     }
 
     /// The policy for illegal moves, for tests.
     pub fn illegal_policy(&self) -> IllegalPolicy {
-        self.settings.illegal
+        self.desk.settings.illegal
     }
 }
 
-fn send(line: &str) -> Action {
+fn send(line: &str) -> Action_ {
     Action::Send(line.to_string())
 }
 
-fn info_string(text: &str) -> Action {
+fn info_string(text: &str) -> Action_ {
     Action::Send(format!("info string {text}"))
 }
 
@@ -512,7 +428,7 @@ enum Parsed {
         words: Vec<String>,
     },
     /// A `position` command, checked: the game it sets up, or what is wrong.
-    Position(Result<Game, String>),
+    Position(Result<Game<ChessRules>, String>),
 }
 
 /// Reads one line. Never lowercases it: FENs are case-sensitive.
@@ -584,7 +500,7 @@ fn pest_summary(error: &str) -> String {
 /// Checks a `position` command (its words, `position` first): vampirc's
 /// reading if it accepts the line, ours otherwise, then shakmaty's verdict
 /// on the FEN and on every move.
-fn position(words: &[String]) -> Result<Game, String> {
+fn position(words: &[String]) -> Result<Game<ChessRules>, String> {
     let text = words.join(" ");
     let (fen, moves): (Option<String>, Vec<String>) =
         match std::panic::catch_unwind(|| vampirc_uci::parse_strict(&text)) {
@@ -609,21 +525,17 @@ fn position(words: &[String]) -> Result<Game, String> {
         };
     let root = match fen {
         None => Chess::default(),
-        Some(fen) => {
-            let parsed: Fen = fen
-                .parse()
-                .map_err(|e| format!("broken FEN {fen:?}: {e}"))?;
-            parsed
-                .into_position(CastlingMode::Standard)
-                .map_err(|e| format!("impossible position {fen:?}: {e}"))?
-        }
+        Some(fen) => ChessRules.parse_position(&fen).map_err(|e| match e {
+            PositionError::Unreadable(e) => format!("broken FEN {fen:?}: {e}"),
+            PositionError::Impossible(e) => format!("impossible position {fen:?}: {e}"),
+        })?,
     };
-    let mut game = Game::new(root);
+    let mut game = Game::new(ChessRules, root);
     for (i, word) in moves.iter().enumerate() {
         let uci: UciMove = word
             .parse()
             .map_err(|_| format!("move {} {word:?} is not a move", i + 1))?;
-        if let Verdict::Illegal(_, why) = game.play_uci(&uci) {
+        if let Verdict::Illegal(_, why) = game.play_wire(&uci) {
             return Err(format!("move {} {word} is illegal: {why}", i + 1));
         }
     }
@@ -658,21 +570,22 @@ pub fn read_position(words: &[String]) -> Result<(Option<String>, Vec<String>), 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engines::{self, InputPath, Reply};
-    use crate::protocol::session::sent;
+    use crate::engines::{self, EngineOptions, InputPath};
+    use crate::protocol::session::{SearchRequest, sent};
+
+    type Action = Action_;
+    type Input = super::Input<ChessRules>;
 
     fn uci() -> Uci {
-        Uci::new(
-            engines::info("1k-zx-chess").unwrap(),
-            EngineOptions::default(),
-        )
+        let entry = engines::entry("1k-zx-chess").unwrap();
+        Uci::new(entry.info, Settings::new(&entry, EngineOptions::default()))
     }
 
     fn feed(u: &mut Uci, line: &str) -> Vec<Action> {
         u.handle(Input::Line(line.to_string()))
     }
 
-    fn reply(uci: &str) -> Reply {
+    fn reply(uci: &str) -> Reply<UciMove> {
         Reply {
             played: Played::Move(uci.parse().unwrap()),
             score: Some(300),
@@ -683,7 +596,7 @@ mod tests {
         }
     }
 
-    fn searched(id: u64, played: Reply) -> Input {
+    fn searched(id: u64, played: Reply<UciMove>) -> Input {
         Input::Searched(Searched {
             id,
             result: Ok(played),
@@ -692,7 +605,7 @@ mod tests {
         })
     }
 
-    fn job(actions: &[Action]) -> Option<&SearchRequest> {
+    fn job(actions: &[Action]) -> Option<&SearchRequest<ChessRules>> {
         actions.iter().find_map(|a| match a {
             Action::Job(Job::Search(r)) => Some(r),
             _ => None,
@@ -733,7 +646,7 @@ mod tests {
             assert_eq!(sent(&feed(&mut u, line)), want, "{line}");
         }
         assert!(u.debug);
-        assert_eq!(u.settings.engine.seed, 7);
+        assert_eq!(u.desk.settings.engine.seed, 7);
     }
 
     #[test]
@@ -848,7 +761,7 @@ mod tests {
         feed(&mut u, "position startpos moves e2e4");
         let actions = feed(&mut u, "go wtime 60000 btime 60000 winc 1000 binc 1000");
         let request = job(&actions).unwrap();
-        assert_eq!(request.moves.len(), 1);
+        assert_eq!(request.game.moves().len(), 1);
         assert!(
             request.budget > 6_000_000,
             "the clock allows far more than a move needs"

@@ -26,28 +26,13 @@ use shakmaty::{
     Square,
 };
 
-use super::session::{
-    self, Action, Change, Clock, Ids, IllegalPolicy, Input, Job, Limits, OptionKind, SearchRequest,
-    Searched, Settings, Speed,
-};
-use crate::arbiter::{Ending, Game, Verdict};
-use crate::engines::{EngineInfo, EngineOptions, Played};
+use super::desk::{Desk, Mode};
+use super::session::{self, Action, Change, Clock, Input, Job, Searched, Settings};
+use crate::engines::{EngineInfo, OptionKind, Played, Reply};
+use crate::rules::chess::ChessRules;
+use crate::rules::{EndReason, Ending, Game, GameResult, Verdict};
 
-/// A search handed to the worker.
-#[derive(Debug)]
-struct Search {
-    id: u64,
-    /// Its result is no longer wanted (`force`, `new`, `undo`, …).
-    discard: bool,
-    limits: Limits,
-}
-
-/// The move, waiting for the authentic-timing timer.
-#[derive(Debug)]
-struct Held {
-    timer: u64,
-    lines: Vec<String>,
-}
+type Action_ = Action<ChessRules>;
 
 /// `level MPS BASE INC`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -68,10 +53,7 @@ struct Edit {
 #[derive(Debug)]
 pub struct Xboard {
     info: &'static EngineInfo,
-    settings: Settings,
-    speed: Speed,
-    ids: Ids,
-    game: Game,
+    game: Game<ChessRules>,
     force: bool,
     /// The side the engine plays.
     engine: Color,
@@ -81,21 +63,17 @@ pub struct Xboard {
     own_time: Option<Duration>,
     level: Option<Level>,
     move_time: Option<Duration>,
-    search: Option<Search>,
-    held: Option<Held>,
+    desk: Desk<ChessRules, ()>,
     /// `pong`s owed after the move being thought about.
     pongs: Vec<String>,
     edit: Option<Edit>,
 }
 
 impl Xboard {
-    pub fn new(info: &'static EngineInfo, options: EngineOptions) -> Xboard {
+    pub fn new(info: &'static EngineInfo, settings: Settings) -> Xboard {
         Xboard {
             info,
-            settings: Settings::new(options),
-            speed: Speed::default(),
-            ids: Ids::default(),
-            game: Game::new(Chess::default()),
+            game: Game::initial(ChessRules),
             force: false,
             engine: Color::Black,
             usermove: false,
@@ -103,15 +81,14 @@ impl Xboard {
             own_time: None,
             level: None,
             move_time: None,
-            search: None,
-            held: None,
+            desk: Desk::new(settings),
             pongs: Vec::new(),
             edit: None,
         }
     }
 
     /// Reacts to one input.
-    pub fn handle(&mut self, input: Input) -> Vec<Action> {
+    pub fn handle(&mut self, input: Input<ChessRules>) -> Vec<Action_> {
         let mut out = Vec::new();
         match input {
             Input::Line(line) => self.line(&line, &mut out),
@@ -122,8 +99,8 @@ impl Xboard {
                 "tellusererror cannot restart the engine: {e}"
             ))),
             Input::Wake(token) => {
-                if self.held.as_ref().is_some_and(|h| h.timer == token) {
-                    self.release(&mut out);
+                if self.desk.wake(token, &mut out) {
+                    self.pay_pongs(&mut out);
                 }
             }
         }
@@ -132,10 +109,10 @@ impl Xboard {
 
     /// Is the program on move with a reply still to come?
     fn thinking(&self) -> bool {
-        self.held.is_some() || self.search.as_ref().is_some_and(|s| !s.discard)
+        self.desk.busy()
     }
 
-    fn line(&mut self, line: &str, out: &mut Vec<Action>) {
+    fn line(&mut self, line: &str, out: &mut Vec<Action_>) {
         let line = line.trim();
         if line.is_empty() {
             return;
@@ -162,15 +139,7 @@ impl Xboard {
                 }
                 out.push(Action::Note(format!("the GUI rejected feature {arg}")));
             }
-            "new" => {
-                self.stop_thinking(out);
-                self.game = Game::new(Chess::default());
-                self.force = false;
-                self.engine = Color::Black;
-                self.move_time = None;
-                self.own_time = None;
-                out.push(Action::Job(Job::NewGame));
-            }
+            "new" => self.new_game(out),
             "variant" => {
                 if arg != "normal" {
                     out.push(send(&format!("Error (unsupported variant): {arg}")));
@@ -191,53 +160,8 @@ impl Xboard {
                 self.force = false;
                 self.engine = !self.game.position().turn();
             }
-            "white" | "black" => {
-                // Protocol 1: this side on move, the engine plays the other.
-                self.stop_thinking(out);
-                let turn = if command == "white" {
-                    Color::White
-                } else {
-                    Color::Black
-                };
-                if self.game.position().turn() != turn {
-                    let mut setup = self
-                        .game
-                        .position()
-                        .clone()
-                        .to_setup(shakmaty::EnPassantMode::Legal);
-                    setup.turn = turn;
-                    setup.ep_square = None;
-                    match Chess::from_setup(setup, CastlingMode::Standard) {
-                        Ok(pos) => self.game = Game::new(pos),
-                        Err(e) => out.push(send(&format!(
-                            "Error (impossible with {command} to move): {e}"
-                        ))),
-                    }
-                }
-                self.engine = !turn;
-            }
-            "level" => match parse_level(arg) {
-                Ok(level) => self.level = Some(level),
-                Err(why) => out.push(send(&format!("Error ({why}): {line}"))),
-            },
-            "st" => match arg
-                .parse::<f64>()
-                .ok()
-                .filter(|s| *s > 0.0)
-                .and_then(seconds)
-            {
-                Some(time) => self.move_time = Some(time),
-                None => out.push(send(&format!("Error (bad number of seconds): {line}"))),
-            },
-            "time" | "otim" => match arg.parse::<i64>() {
-                Ok(cs) => {
-                    if command == "time" {
-                        let ms = (cs.max(0) as u64).saturating_mul(10);
-                        self.own_time = Some(Duration::from_millis(ms));
-                    }
-                }
-                Err(_) => out.push(send(&format!("Error (bad number of centiseconds): {line}"))),
-            },
+            "white" | "black" => self.protocol_1_colour(command, out),
+            "level" | "st" | "time" | "otim" => self.time_command(command, arg, line, out),
             "sd" | "nps" => {
                 if arg.parse::<u64>().is_err() {
                     out.push(send(&format!("Error (bad number): {line}")));
@@ -249,8 +173,8 @@ impl Xboard {
             }
             "usermove" => self.user_move(arg, out),
             "?" => {
-                if self.held.is_some() {
-                    self.release(out);
+                if self.desk.release(out) {
+                    self.pay_pongs(out);
                 }
             }
             "ping" => {
@@ -279,7 +203,7 @@ impl Xboard {
             "setboard" => {
                 self.stop_thinking(out);
                 match setboard(arg) {
-                    Ok(pos) => self.game = Game::new(pos),
+                    Ok(pos) => self.game = Game::new(ChessRules, pos),
                     Err(why) => out.push(send(&format!("tellusererror Illegal position: {why}"))),
                 }
             }
@@ -303,14 +227,81 @@ impl Xboard {
         }
     }
 
-    fn features(&self, out: &mut Vec<Action>) {
+    fn new_game(&mut self, out: &mut Vec<Action_>) {
+        self.stop_thinking(out);
+        self.game = Game::initial(ChessRules);
+        self.force = false;
+        self.engine = Color::Black;
+        self.move_time = None;
+        self.own_time = None;
+        out.push(Action::Job(Job::NewGame));
+    }
+
+    /// Protocol 1's `white`/`black`: this side on move, the engine plays the
+    /// other.
+    fn protocol_1_colour(&mut self, command: &str, out: &mut Vec<Action_>) {
+        // Protocol 1: this side on move, the engine plays the other.
+        self.stop_thinking(out);
+        let turn = if command == "white" {
+            Color::White
+        } else {
+            Color::Black
+        };
+        if self.game.position().turn() != turn {
+            let mut setup = self
+                .game
+                .position()
+                .clone()
+                .to_setup(shakmaty::EnPassantMode::Legal);
+            setup.turn = turn;
+            setup.ep_square = None;
+            match Chess::from_setup(setup, CastlingMode::Standard) {
+                Ok(pos) => self.game = Game::new(ChessRules, pos),
+                Err(e) => out.push(send(&format!(
+                    "Error (impossible with {command} to move): {e}"
+                ))),
+            }
+        }
+        self.engine = !turn;
+    }
+
+    /// `level`, `st`, `time`, `otim`: the clock.
+    fn time_command(&mut self, command: &str, arg: &str, line: &str, out: &mut Vec<Action_>) {
+        match command {
+            "level" => match parse_level(arg) {
+                Ok(level) => self.level = Some(level),
+                Err(why) => out.push(send(&format!("Error ({why}): {line}"))),
+            },
+            "st" => match arg
+                .parse::<f64>()
+                .ok()
+                .filter(|s| *s > 0.0)
+                .and_then(seconds)
+            {
+                Some(time) => self.move_time = Some(time),
+                None => out.push(send(&format!("Error (bad number of seconds): {line}"))),
+            },
+            "time" | "otim" => match arg.parse::<i64>() {
+                Ok(cs) => {
+                    if command == "time" {
+                        let ms = (cs.max(0) as u64).saturating_mul(10);
+                        self.own_time = Some(Duration::from_millis(ms));
+                    }
+                }
+                Err(_) => out.push(send(&format!("Error (bad number of centiseconds): {line}"))),
+            },
+            _ => {}
+        }
+    }
+
+    fn features(&self, out: &mut Vec<Action_>) {
         out.push(send("feature done=0"));
         out.push(send(&format!(
             "feature myname=\"{}\" ping=1 setboard=1 usermove=1 san=0 time=1 draw=0 sigint=0 sigterm=0 \
              reuse=1 analyze=0 colors=0 playother=1 variants=\"normal\" name=0 nps=0 debug=1",
             session::display_name(self.info).replace('"', "'")
         )));
-        for spec in self.settings.specs() {
+        for spec in self.desk.settings.specs() {
             let option = match spec.kind {
                 OptionKind::Spin { default, min, max } => {
                     format!("{} -spin {default} {min} {max}", spec.name)
@@ -338,22 +329,22 @@ impl Xboard {
         out.push(send("feature done=1"));
     }
 
-    fn option(&mut self, arg: &str, out: &mut Vec<Action>) {
+    fn option(&mut self, arg: &str, out: &mut Vec<Action_>) {
         let (name, value) = match arg.split_once('=') {
             Some((n, v)) => (n.trim(), Some(v.trim())),
             None => (arg.trim(), None),
         };
-        match self.settings.set(name, value) {
+        match self.desk.settings.set(name, value) {
             Ok(Change::Value) => {}
-            Ok(Change::Recreate) => {
-                out.push(Action::Job(Job::Recreate(self.settings.engine.clone())))
-            }
+            Ok(Change::Recreate) => out.push(Action::Job(Job::Recreate(
+                self.desk.settings.engine.clone(),
+            ))),
             Err(why) => out.push(send(&format!("Error ({why}): option {arg}"))),
         }
     }
 
     /// The opponent's move (or, in force mode, either side's).
-    fn user_move(&mut self, text: &str, out: &mut Vec<Action>) {
+    fn user_move(&mut self, text: &str, out: &mut Vec<Action_>) {
         let Ok(uci) = text.parse::<UciMove>() else {
             out.push(send(&format!(
                 "Illegal move (not a coordinate move): {text}"
@@ -364,7 +355,7 @@ impl Xboard {
             // Not the opponent's turn: the GUI moves for the engine.
             self.stop_thinking(out);
         }
-        match self.game.play_uci(&uci) {
+        match self.game.play_wire(&uci) {
             Verdict::Illegal(_, why) => out.push(send(&format!("Illegal move ({why}): {text}"))),
             Verdict::Legal(_) => {
                 if !self.force && self.game.position().turn() == self.engine {
@@ -376,7 +367,7 @@ impl Xboard {
 
     /// The engine is on move: claim the end if the game is over, otherwise
     /// ask the program.
-    fn think(&mut self, out: &mut Vec<Action>) {
+    fn think(&mut self, out: &mut Vec<Action_>) {
         if let Some(ending) = self.game.ending() {
             out.push(send(&claim(&ending)));
             self.force = true;
@@ -392,120 +383,102 @@ impl Xboard {
             }),
             move_time: self.move_time,
         };
-        let limits = clock.limits();
-        let id = self.ids.fresh();
-        out.push(Action::Job(Job::Search(SearchRequest {
-            id,
-            root: self.game.root().clone(),
-            moves: self.game.moves().to_vec(),
-            budget: self.speed.budget(limits.ceiling),
-            screen: self.settings.show_screen,
-        })));
-        self.search = Some(Search {
-            id,
-            discard: false,
-            limits,
-        });
+        let job = self.desk.start(&self.game, &clock, Mode::Timed, ());
+        out.push(job);
     }
 
     /// Forgets the move being thought about and pays the pongs owed.
-    fn stop_thinking(&mut self, out: &mut Vec<Action>) {
-        if let Some(s) = &mut self.search {
-            s.discard = true;
-        }
-        self.held = None;
-        out.extend(self.pongs.drain(..).map(|p| send(&p)));
+    fn stop_thinking(&mut self, out: &mut Vec<Action_>) {
+        self.desk.discard();
+        self.pay_pongs(out);
     }
 
-    fn searched(&mut self, s: Searched, out: &mut Vec<Action>) {
-        let Some(search) = self.search.take_if(|x| x.id == s.id) else {
+    fn pay_pongs(&mut self, out: &mut Vec<Action_>) {
+        out.extend(self.pongs.drain(..).map(Action::Send));
+    }
+
+    fn searched(&mut self, s: Searched<ChessRules>, out: &mut Vec<Action_>) {
+        let Some(search) = self.desk.finished(&s) else {
             return;
         };
-        if search.discard {
+        if search.discarded {
             return;
         }
-        let mut lines = Vec::new();
-        let position = self.game.position().clone();
-        let authentic = match &s.result {
-            Ok(reply) => {
-                self.speed.observe(reply.tstates, s.host);
-                let judged = session::judge_reply(&position, &reply.played, self.settings.illegal);
-                if self.post {
-                    let pv = match &reply.played {
-                        Played::Move(m) => m.to_string(),
-                        _ => String::new(),
-                    };
-                    let cs = s.host.as_millis() / 10;
-                    lines.push(
-                        format!("1 {} {cs} {} {pv}", reply.score.unwrap_or(0), reply.nodes)
-                            .trim_end()
-                            .to_string(),
-                    );
-                }
-                lines.push(format!("# {}", session::describe(reply, s.host)));
-                if let Some(rows) = &s.screen {
-                    lines.extend(rows.iter().map(|r| format!("# screen {r}")));
-                }
-                match (&judged.send, &judged.problem, &reply.played) {
-                    (Some(m), None, _) => {
-                        lines.push(format!("move {m}"));
-                        if let Some(legal) = judged.legal {
-                            self.game.push(legal);
-                        }
-                        if let Some(ending) = self.game.ending() {
-                            lines.push(claim(&ending));
-                            self.force = true;
-                        }
-                    }
-                    (Some(m), Some(problem), _) => {
-                        lines.push(format!("# {problem}"));
-                        lines.push(format!("move {m}"));
-                        // The GUI adjudicates; nothing sensible follows.
-                        self.force = true;
-                    }
-                    (None, Some(problem), Played::Move(_)) => {
-                        debug_assert_eq!(self.settings.illegal, IllegalPolicy::Resign);
-                        lines.push(format!("tellusererror {problem}"));
-                        lines.push("resign".to_string());
-                        self.force = true;
-                    }
-                    (None, problem, _) => {
-                        lines.push(format!("# {}", problem.as_deref().unwrap_or("no move")));
-                        lines.push("resign".to_string());
-                        self.force = true;
-                    }
-                }
-                reply.authentic
-            }
+        let (lines, authentic) = match &s.result {
+            Ok(reply) => (self.reply_lines(reply, &s), reply.authentic),
             Err(e) => {
-                lines.push(format!("# the engine failed: {e}"));
+                self.force = true;
+                (
+                    vec![format!("# the engine failed: {e}"), "resign".to_string()],
+                    Duration::ZERO,
+                )
+            }
+        };
+        if self.desk.deliver(&search, lines, authentic, s.host, out) {
+            self.pay_pongs(out);
+        }
+    }
+
+    /// The thinking output, comments and the move (or resignation) of a
+    /// reply; follows the game with the move when it is legal. An illegal
+    /// move is flagged in a comment and never shown as thinking output.
+    fn reply_lines(&mut self, reply: &Reply<UciMove>, s: &Searched<ChessRules>) -> Vec<String> {
+        let mut lines = Vec::new();
+        let judged = session::judge_reply(
+            &ChessRules,
+            self.game.position(),
+            &reply.played,
+            self.desk.settings.illegal,
+        );
+        if self.post {
+            let pv = match (&reply.played, &judged.legal) {
+                (Played::Move(m), Some(_)) => m.to_string(),
+                _ => String::new(),
+            };
+            let cs = s.host.as_millis() / 10;
+            lines.push(
+                format!("1 {} {cs} {} {pv}", reply.score.unwrap_or(0), reply.nodes)
+                    .trim_end()
+                    .to_string(),
+            );
+        }
+        lines.push(format!("# {}", session::describe(reply, s.host)));
+        if let Some(rows) = &s.screen {
+            lines.extend(rows.iter().map(|r| format!("# screen {r}")));
+        }
+        match (&judged.send, &judged.problem, &reply.played) {
+            (Some(m), None, _) => {
+                lines.push(format!("move {m}"));
+                if let Some(legal) = judged.legal {
+                    self.game.push(legal);
+                }
+                if let Some(ending) = self.game.ending() {
+                    lines.push(claim(&ending));
+                    self.force = true;
+                }
+            }
+            (Some(m), Some(problem), _) => {
+                lines.push(format!("# {problem}"));
+                lines.push(format!("move {m}"));
+                // The GUI adjudicates; nothing sensible follows.
+                self.force = true;
+            }
+            (None, Some(problem), Played::Move(_)) => {
+                lines.push(format!("tellusererror {problem}"));
                 lines.push("resign".to_string());
                 self.force = true;
-                Duration::ZERO
             }
-        };
-        let wait = self
-            .settings
-            .authentic_wait(authentic, s.host, search.limits.share);
-        if wait.is_zero() {
-            out.extend(lines.iter().map(|l| send(l)));
-            out.extend(self.pongs.drain(..).map(|p| send(&p)));
-        } else {
-            let timer = self.ids.fresh();
-            out.push(Action::WakeAfter(wait, timer));
-            self.held = Some(Held { timer, lines });
+            (None, problem, _) => {
+                lines.push(format!("# {}", problem.as_deref().unwrap_or("no move")));
+                lines.push("resign".to_string());
+                self.force = true;
+            }
         }
-    }
-
-    fn release(&mut self, out: &mut Vec<Action>) {
-        if let Some(held) = self.held.take() {
-            out.extend(held.lines.iter().map(|l| send(l)));
-        }
-        out.extend(self.pongs.drain(..).map(|p| send(&p)));
+        lines
     }
 
     /// One line of `edit` mode: `c`, `#`, `Pe4`, `xe4`, `.`.
-    fn edit_line(&mut self, line: &str, out: &mut Vec<Action>) {
+    fn edit_line(&mut self, line: &str, out: &mut Vec<Action_>) {
         let Some(edit) = self.edit.as_mut() else {
             return;
         };
@@ -516,7 +489,7 @@ impl Xboard {
                 let board = edit.board.clone();
                 self.edit = None;
                 match edited_position(board, self.game.position().turn()) {
-                    Ok(pos) => self.game = Game::new(pos),
+                    Ok(pos) => self.game = Game::new(ChessRules, pos),
                     Err(why) => out.push(send(&format!("tellusererror Illegal position: {why}"))),
                 }
             }
@@ -546,24 +519,22 @@ impl Xboard {
     }
 }
 
-fn send(line: &str) -> Action {
+fn send(line: &str) -> Action_ {
     Action::Send(line.to_string())
 }
 
 /// The result claim CECP expects, `1-0 {White mates}`.
 fn claim(ending: &Ending) -> String {
-    let comment = match ending.reason.as_str() {
-        "checkmate" => match ending.result().as_str() {
-            "1-0" => "White mates".to_string(),
-            _ => "Black mates".to_string(),
-        },
-        "stalemate" => "Stalemate".to_string(),
-        "insufficient material" => "Insufficient material".to_string(),
-        "fifty-move rule" => "Draw by fifty-move rule".to_string(),
-        "threefold repetition" => "Draw by repetition".to_string(),
-        other => other.to_string(),
+    let comment = match (ending.reason, ending.result) {
+        (EndReason::Checkmate, GameResult::Win(Color::White)) => "White mates",
+        (EndReason::Checkmate, _) => "Black mates",
+        (EndReason::Stalemate, _) => "Stalemate",
+        (EndReason::InsufficientMaterial, _) => "Insufficient material",
+        (EndReason::FiftyMoves, _) => "Draw by fifty-move rule",
+        (EndReason::Repetition, _) => "Draw by repetition",
+        (other, _) => other.words(),
     };
-    format!("{} {{{comment}}}", ending.result())
+    format!("{} {{{comment}}}", ending.result.pgn())
 }
 
 /// Seconds from the GUI as a duration: `None` unless finite and not
@@ -668,14 +639,16 @@ fn looks_like_move(word: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engines::{self, InputPath, Reply};
-    use crate::protocol::session::sent;
+    use crate::engines::{self, EngineOptions, InputPath};
+    use crate::protocol::session::{IllegalPolicy, sent};
+
+    type Action = Action_;
+    type Input = super::Input<ChessRules>;
+    type Played = super::Played<UciMove>;
 
     fn xboard() -> Xboard {
-        Xboard::new(
-            engines::info("1k-zx-chess").unwrap(),
-            EngineOptions::default(),
-        )
+        let entry = engines::entry("1k-zx-chess").unwrap();
+        Xboard::new(entry.info, Settings::new(&entry, EngineOptions::default()))
     }
 
     fn feed(x: &mut Xboard, line: &str) -> Vec<Action> {
@@ -803,7 +776,7 @@ mod tests {
                 assert_eq!(&got, want, "{line}");
             }
         }
-        assert_eq!(x.settings.illegal, IllegalPolicy::Resign);
+        assert_eq!(x.desk.settings.illegal, IllegalPolicy::Resign);
         assert_eq!(x.game.moves().len(), 0, "nothing changed");
         assert_eq!(feed(&mut x, "quit"), [Action::Quit]);
     }

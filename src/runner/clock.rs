@@ -8,6 +8,11 @@
 
 use std::time::Duration;
 
+/// The longest time a `--tc` may give, in seconds: the most milliseconds a
+/// 32-bit count holds (about 24.8 days), since engines commonly read UCI's
+/// `wtime` into one. Longer is refused; `inf` means no clock.
+pub const MAX_SECONDS: f64 = 2_147_483.0;
+
 /// A time control.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimeControl {
@@ -39,17 +44,21 @@ impl std::str::FromStr for TimeControl {
             Some((b, i)) => (b, i),
             None => (rest, "0"),
         };
-        let secs = |t: &str| {
-            t.parse::<f64>()
-                .ok()
-                .filter(|x| x.is_finite() && *x >= 0.0)
-                .map(Duration::from_secs_f64)
+        let secs = |t: &str| match t.parse::<f64>() {
+            Ok(x) if x > MAX_SECONDS => Err(format!(
+                "time control {s:?} too long: at most {MAX_SECONDS} s (use inf for no clock)"
+            )),
+            Ok(x) if x >= 0.0 => Ok(Duration::from_secs_f64(x)),
+            _ => Err(bad()),
         };
-        let base = secs(base).filter(|b| !b.is_zero()).ok_or_else(bad)?;
+        let base = secs(base)?;
+        if base.is_zero() {
+            return Err(bad());
+        }
         Ok(TimeControl::Clock {
             moves,
             base,
-            increment: secs(inc).ok_or_else(bad)?,
+            increment: secs(inc)?,
         })
     }
 }
@@ -79,7 +88,7 @@ impl std::fmt::Display for TimeControl {
 
 /// One side's clock.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Clock {
+pub struct MatchClock {
     pub tc: TimeControl,
     /// Time left; `None` without a clock.
     pub left: Option<Duration>,
@@ -87,13 +96,13 @@ pub struct Clock {
     pub moves_made: u32,
 }
 
-impl Clock {
-    pub fn new(tc: TimeControl) -> Clock {
+impl MatchClock {
+    pub fn new(tc: TimeControl) -> MatchClock {
         let left = match tc {
             TimeControl::Infinite => None,
             TimeControl::Clock { base, .. } => Some(base),
         };
-        Clock {
+        MatchClock {
             tc,
             left,
             moves_made: 0,
@@ -122,7 +131,7 @@ impl Clock {
             self.left = Some(Duration::ZERO);
             return false;
         }
-        let mut left = left - used + self.increment();
+        let mut left = (left - used).saturating_add(self.increment());
         self.moves_made += 1;
         if let TimeControl::Clock {
             moves: Some(m),
@@ -131,7 +140,7 @@ impl Clock {
         } = self.tc
             && self.moves_made.is_multiple_of(m)
         {
-            left += base;
+            left = left.saturating_add(base);
         }
         self.left = Some(left);
         true
@@ -148,10 +157,17 @@ mod tests {
         assert_eq!(tc.to_string(), "40/60+0.5");
         assert_eq!("10".parse::<TimeControl>().unwrap().to_string(), "10");
         assert_eq!("inf".parse::<TimeControl>().unwrap(), TimeControl::Infinite);
-        for bad in ["", "x", "0", "40/", "/10", "0/10", "10+-1", "10+x"] {
+        for bad in [
+            "", "x", "0", "40/", "/10", "0/10", "10+-1", "10+x", "NaN", "10+nan",
+        ] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
         }
-        let mut c = Clock::new("2/10+1".parse().unwrap());
+        for long in ["1e300", "inf+1", "10+1e19", "2147484"] {
+            let e = long.parse::<TimeControl>().unwrap_err();
+            assert!(e.contains("too long: at most 2147483 s"), "{long}: {e}");
+        }
+        assert!("2147483+2147483".parse::<TimeControl>().is_ok());
+        let mut c = MatchClock::new("2/10+1".parse().unwrap());
         assert_eq!(c.moves_to_go(), Some(2));
         assert!(c.charge(Duration::from_secs(4)));
         assert_eq!(c.left, Some(Duration::from_secs(7)));
@@ -163,7 +179,7 @@ mod tests {
         );
         assert!(!c.charge(Duration::from_secs(15)));
         assert_eq!(c.left, Some(Duration::ZERO));
-        let mut inf = Clock::new(TimeControl::Infinite);
+        let mut inf = MatchClock::new(TimeControl::Infinite);
         assert!(inf.charge(Duration::from_secs(1_000_000)));
     }
 }

@@ -1,26 +1,42 @@
 //! External engines as players: a real subprocess speaking UCI or CECP, with
 //! the timeouts and forfeits a match manager applies. A process that ends is
 //! a "disconnect"; one that says nothing past its clock (plus a grace period)
-//! "stalls". Either loses the game, and the match goes on.
+//! "stalls"; one that sends a line longer than [`MAX_LINE`] "breaks the
+//! protocol". Each loses the game, and the match goes on.
+//!
+//! The engine's output is read as bytes: text that is not UTF-8 is that
+//! line's problem only (its bad bytes become U+FFFD, with a warning in the
+//! log), so a stray Latin-1 `é` in an `id author` line costs nothing.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::time::{Duration, Instant};
 
-use log::debug;
+use log::{debug, warn};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
-use super::clock::{Clock, TimeControl};
+use super::clock::{MatchClock, TimeControl};
 use super::player::{Player, Turn};
+use crate::rules::Game;
+use crate::rules::chess::ChessRules;
 
 /// The protocol an external engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Proto {
     Uci,
     Xboard,
+}
+
+impl Proto {
+    /// The game the protocol is for.
+    pub fn game(self) -> crate::engines::GameKind {
+        match self {
+            Proto::Uci | Proto::Xboard => crate::engines::GameKind::Chess,
+        }
+    }
 }
 
 /// Extra time past an engine's clock before it is called stalled.
@@ -30,9 +46,25 @@ const MOVETIME_WITHOUT_CLOCK: Duration = Duration::from_millis(500);
 /// How long a CECP engine may take to say `feature done=1`.
 const FEATURE_WAIT: Duration = Duration::from_secs(2);
 
+/// The longest line an engine may send, newline excluded. UCI and CECP
+/// lines are short (a long `info ... pv` is a few kilobytes); past this the
+/// engine is at fault, and the runner's memory stays bounded.
+pub const MAX_LINE: usize = 64 * 1024;
+/// Lines read ahead of the runner; past them the engine waits on its pipe.
+const LINES_AHEAD: usize = 256;
+
+/// What the reader thread heard from the engine.
+#[derive(Debug, PartialEq, Eq)]
+enum Heard {
+    Line(String),
+    /// A protocol fault, in words; nothing more is read.
+    Fault(String),
+}
+
 enum Wait {
     Closed,
     Timeout,
+    Fault(String),
 }
 
 /// A running external engine.
@@ -40,7 +72,7 @@ pub struct External {
     name: String,
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    lines: Receiver<Heard>,
     proto: Proto,
     setboard: bool,
     usermove: bool,
@@ -72,17 +104,9 @@ impl External {
             .map_err(|e| format!("cannot start {name} ({cmd}): {e}"))?;
         let stdin = child.stdin.take().ok_or("no stdin")?;
         let stdout = child.stdout.take().ok_or("no stdout")?;
-        let (tx, rx) = mpsc::channel();
+        let (tx, rx) = mpsc::sync_channel(LINES_AHEAD);
         let tag = name.to_string();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                debug!("<{tag}: {line}");
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        std::thread::spawn(move || read_lines(stdout, &tx, &tag));
         let mut e = External {
             name: name.to_string(),
             child,
@@ -111,15 +135,25 @@ impl External {
         timeout: Duration,
         mut pick: impl FnMut(&str) -> Option<T>,
     ) -> Result<T, Wait> {
-        let deadline = Instant::now() + timeout;
+        // A timeout past what an Instant can hold is no timeout.
+        let deadline = Instant::now().checked_add(timeout);
         loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
+            let line = match deadline {
+                Some(d) => self
+                    .lines
+                    .recv_timeout(d.saturating_duration_since(Instant::now())),
+                None => self
+                    .lines
+                    .recv()
+                    .map_err(|_| RecvTimeoutError::Disconnected),
+            };
+            match line {
+                Ok(Heard::Line(line)) => {
                     if let Some(v) = pick(line.trim()) {
                         return Ok(v);
                     }
                 }
+                Ok(Heard::Fault(why)) => return Err(Wait::Fault(why)),
                 Err(RecvTimeoutError::Timeout) => return Err(Wait::Timeout),
                 Err(RecvTimeoutError::Disconnected) => return Err(Wait::Closed),
             }
@@ -133,6 +167,7 @@ impl External {
                 "{name} did not answer {what} within {:.1} s",
                 startup.as_secs_f64()
             ),
+            Wait::Fault(why) => why,
         };
         match self.proto {
             Proto::Uci => {
@@ -186,9 +221,10 @@ impl External {
         Ok(())
     }
 
-    fn outcome_of_wait(&self, w: Wait, clock: &Clock) -> Turn {
+    fn outcome_of_wait(&self, w: Wait, clock: &MatchClock) -> Turn<UciMove> {
         match w {
             Wait::Closed => Turn::Disconnected(format!("{} disconnects", self.name)),
+            Wait::Fault(why) => Turn::ProtocolFault(why),
             Wait::Timeout => Turn::Stalled(match clock.left {
                 Some(left) => format!(
                     "{} stalls: no move within its {:.2} s left",
@@ -204,10 +240,10 @@ impl External {
         &mut self,
         root: &Chess,
         moves: &[Move],
-        clock: &Clock,
-        other: &Clock,
+        clock: &MatchClock,
+        other: &MatchClock,
         white: bool,
-    ) -> Turn {
+    ) -> Turn<UciMove> {
         if !self.in_game {
             self.in_game = true;
             self.send("ucinewgame");
@@ -258,7 +294,10 @@ impl External {
             _ => format!("go movetime {}", MOVETIME_WITHOUT_CLOCK.as_millis()),
         };
         self.send(&go);
-        let limit = clock.left.unwrap_or(MOVETIME_WITHOUT_CLOCK) + GRACE;
+        let limit = clock
+            .left
+            .unwrap_or(MOVETIME_WITHOUT_CLOCK)
+            .saturating_add(GRACE);
         match self.wait_for(limit, |l| {
             l.strip_prefix("bestmove")
                 .map(|r| r.split_whitespace().next().unwrap_or("").to_string())
@@ -268,7 +307,7 @@ impl External {
             }
             Ok(best) => match best.parse::<UciMove>() {
                 Ok(uci) => Turn::Move {
-                    uci,
+                    wire: uci,
                     authentic: None,
                     comment: None,
                 },
@@ -278,7 +317,13 @@ impl External {
         }
     }
 
-    fn go_xboard(&mut self, root: &Chess, moves: &[Move], clock: &Clock, other: &Clock) -> Turn {
+    fn go_xboard(
+        &mut self,
+        root: &Chess,
+        moves: &[Move],
+        clock: &MatchClock,
+        other: &MatchClock,
+    ) -> Turn<UciMove> {
         if !self.in_game {
             self.in_game = true;
             self.sent = 0;
@@ -338,7 +383,7 @@ impl External {
         let limit = clock
             .left
             .unwrap_or(MOVETIME_WITHOUT_CLOCK.max(Duration::from_secs(1)))
-            + GRACE;
+            .saturating_add(GRACE);
         let name = self.name.clone();
         let answer = self.wait_for(limit, |l| {
             if let Some(m) = l.strip_prefix("move ") {
@@ -356,7 +401,7 @@ impl External {
                 self.sent += 1;
                 match mv.parse::<UciMove>() {
                     Ok(uci) => Turn::Move {
-                        uci,
+                        wire: uci,
                         authentic: None,
                         comment: None,
                     },
@@ -372,7 +417,7 @@ impl External {
                             .and_then(|s| s.to_move(&pos).ok())
                         {
                             Some(m) => Turn::Move {
-                                uci: m.to_uci(CastlingMode::Standard),
+                                wire: m.to_uci(CastlingMode::Standard),
                                 authentic: None,
                                 comment: None,
                             },
@@ -390,13 +435,15 @@ impl External {
     }
 }
 
-impl Player for External {
-    fn go(&mut self, root: &Chess, moves: &[Move], clock: &Clock, other: &Clock) -> Turn {
-        let mut pos = root.clone();
-        for &m in moves {
-            pos.play_unchecked(m);
-        }
-        let white = pos.turn().is_white();
+impl Player<ChessRules> for External {
+    fn go(
+        &mut self,
+        game: &Game<ChessRules>,
+        clock: &MatchClock,
+        other: &MatchClock,
+    ) -> Turn<UciMove> {
+        let (root, moves) = (game.root(), game.moves());
+        let white = game.turn().is_white();
         match self.proto {
             Proto::Uci => self.go_uci(root, moves, clock, other, white),
             Proto::Xboard => self.go_xboard(root, moves, clock, other),
@@ -426,6 +473,52 @@ impl Drop for External {
     }
 }
 
+/// Hands the engine's lines to `tx` until its output ends, a line is too
+/// long, or nobody listens.
+fn read_lines(stdout: impl Read, tx: &SyncSender<Heard>, name: &str) {
+    let mut reader = BufReader::new(stdout);
+    while let Some(heard) = read_line(&mut reader, name) {
+        let fault = matches!(heard, Heard::Fault(_));
+        if tx.send(heard).is_err() || fault {
+            break;
+        }
+    }
+}
+
+/// The next line (without its `\n` or `\r\n`), or a fault once [`MAX_LINE`]
+/// bytes pass without a newline; `None` at the end of the output.
+fn read_line(reader: &mut impl BufRead, name: &str) -> Option<Heard> {
+    let mut bytes = Vec::new();
+    match reader
+        .by_ref()
+        .take(MAX_LINE as u64 + 1)
+        .read_until(b'\n', &mut bytes)
+    {
+        Ok(0) | Err(_) => return None,
+        Ok(_) => {}
+    }
+    if bytes.last() == Some(&b'\n') {
+        bytes.pop();
+        if bytes.last() == Some(&b'\r') {
+            bytes.pop();
+        }
+    } else if bytes.len() > MAX_LINE {
+        return Some(Heard::Fault(format!(
+            "{name} breaks the protocol: a line longer than {MAX_LINE} bytes"
+        )));
+    }
+    let line = match String::from_utf8(bytes) {
+        Ok(line) => line,
+        Err(e) => {
+            let line = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            warn!("{name} sent a line that is not UTF-8 text, read as {line:?}");
+            line
+        }
+    };
+    debug!("<{name}: {line}");
+    Some(Heard::Line(line))
+}
+
 /// `key=value` pairs of a CECP feature line (values may be quoted).
 fn parse_features(s: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
@@ -453,6 +546,33 @@ fn parse_features(s: &str) -> Vec<(String, String)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_are_bounded_and_bad_text_is_only_that_lines_problem() {
+        let mut input = b"id name Caf\xe9\r\nuciok\n".to_vec();
+        input.extend(vec![b'x'; MAX_LINE]);
+        input.extend(b"\n");
+        input.extend(vec![b'y'; MAX_LINE + 1]);
+        input.extend(b"\nnever read\n");
+        let mut r = std::io::Cursor::new(input);
+        let line = |s: &str| Some(Heard::Line(s.to_string()));
+        assert_eq!(read_line(&mut r, "E"), line("id name Caf\u{FFFD}"));
+        assert_eq!(read_line(&mut r, "E"), line("uciok"));
+        assert_eq!(read_line(&mut r, "E"), line(&"x".repeat(MAX_LINE)));
+        assert_eq!(
+            read_line(&mut r, "E"),
+            Some(Heard::Fault(
+                "E breaks the protocol: a line longer than 65536 bytes".into()
+            ))
+        );
+        let mut r = std::io::Cursor::new(b"bestmove e2e4".to_vec());
+        assert_eq!(
+            read_line(&mut r, "E"),
+            line("bestmove e2e4"),
+            "no newline at the end"
+        );
+        assert_eq!(read_line(&mut r, "E"), None);
+    }
 
     #[test]
     fn feature_lines() {

@@ -7,32 +7,79 @@
 //! match seed and the game number, so a match is reproducible whatever the
 //! thread timing. Finished games are written to the PGN file in game order
 //! as soon as every earlier game has been written, so the file is the same
-//! byte for byte for the same seed and arguments.
+//! byte for byte for the same seed and arguments (`pgnfile.rs` keeps the
+//! waiting ones safe). A raised stop flag ends the match without waiting for
+//! the games in flight.
 
 pub mod clock;
 pub mod external;
 pub mod openings;
+pub mod pdn;
 pub mod pgn;
+pub mod pgnfile;
 pub mod player;
+pub mod record;
+mod referee;
 pub mod stats;
 
 use std::collections::BTreeMap;
-use std::io::Write;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, mpsc};
+use std::time::Duration;
 
-use shakmaty::uci::UciMove;
-use shakmaty::{Color, Position};
-
-use crate::arbiter::{Game, Illegal, Verdict, judge};
-use crate::engines::EngineOptions;
+use crate::engines::{Catalogue, EngineOptions};
 use crate::machine::SplitMix64;
-use clock::{Clock, TimeControl};
+use crate::rules::chess::ChessRules;
+use crate::rules::{Color, GameResult, Termination};
+use clock::TimeControl;
+use external::{External, Proto};
 use openings::Opening;
-use pgn::GameRecord;
-use player::{PlayerSpec, Turn};
+use pgnfile::PgnFile;
+use player::{Player, PlayerSpec};
+use record::GameRecord;
 use stats::Wdl;
+
+/// What the runner needs of a game beyond its rules and engines: its record
+/// format and its external engines.
+pub trait MatchGame: Catalogue {
+    /// One game in the game's record format (PGN for chess), ending with a
+    /// blank line.
+    fn record_text(&self, record: &GameRecord<Self>) -> String;
+
+    /// Starts an external engine speaking `proto`.
+    ///
+    /// # Errors
+    /// A protocol of another game, or the engine cannot start.
+    fn start_external(
+        &self,
+        name: &str,
+        cmd: &str,
+        args: &[String],
+        proto: Proto,
+        options: &[(String, String)],
+        startup: Duration,
+    ) -> Result<Box<dyn Player<Self>>, String>;
+}
+
+impl MatchGame for ChessRules {
+    fn record_text(&self, record: &GameRecord<Self>) -> String {
+        record.to_pgn()
+    }
+
+    fn start_external(
+        &self,
+        name: &str,
+        cmd: &str,
+        args: &[String],
+        proto: Proto,
+        options: &[(String, String)],
+        startup: Duration,
+    ) -> Result<Box<dyn Player<Self>>, String> {
+        Ok(Box::new(External::start(
+            name, cmd, args, proto, options, startup,
+        )?))
+    }
+}
 
 /// External engines' time control when none is given.
 pub const DEFAULT_EXTERNAL_TC: TimeControl = TimeControl::Clock {
@@ -41,9 +88,10 @@ pub const DEFAULT_EXTERNAL_TC: TimeControl = TimeControl::Clock {
     increment: Duration::from_millis(100),
 };
 
-/// What to do when an engine plays an illegal move.
+/// What the runner does when an engine plays an illegal move (the front
+/// ends' choice for their own engine is [`crate::protocol::session::IllegalPolicy`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum IllegalPolicy {
+pub enum IllegalRule {
     /// The offender loses the game (as cutechess and fastchess do).
     #[default]
     Forfeit,
@@ -53,16 +101,18 @@ pub enum IllegalPolicy {
     Continue,
 }
 
-/// A match or tournament.
+/// A match or tournament of the game `R`.
 #[derive(Clone, Debug)]
-pub struct MatchConfig {
+pub struct MatchConfig<R: MatchGame> {
+    /// The rules that judge every move.
+    pub rules: R,
     pub players: Vec<PlayerSpec>,
     /// Games per pairing (each opening is played with colours reversed).
     pub games: usize,
     /// Rounds of the whole schedule.
     pub rounds: usize,
     pub concurrency: usize,
-    pub openings: Vec<Opening>,
+    pub openings: Vec<Opening<R>>,
     /// Wall-clock time control of external engines (`None`: 10+0.1).
     pub tc: Option<TimeControl>,
     /// Also hold retro engines to `tc`, on their machine's authentic time.
@@ -70,7 +120,7 @@ pub struct MatchConfig {
     /// (`engine_options.budget`), past which it counts as hung.
     pub authentic_clock: bool,
     pub seed: u64,
-    pub illegal: IllegalPolicy,
+    pub illegal: IllegalRule,
     pub max_plies: usize,
     pub engine_options: EngineOptions,
     /// How long an external engine may take to start.
@@ -92,55 +142,123 @@ struct Pairing {
 pub struct Standing {
     pub name: String,
     pub wdl: Wdl,
-    pub illegal: BTreeMap<String, u32>,
-    pub authentic: Vec<Duration>,
-    pub losses_by: BTreeMap<String, u32>,
+    pub illegal: BTreeMap<&'static str, u32>,
+    /// Authentic thinking times of its moves: how many took each whole
+    /// number of milliseconds (bounded however long the match).
+    pub authentic: BTreeMap<u64, u64>,
+    pub losses_by: BTreeMap<Termination, u32>,
 }
 
 /// The result of a match.
 #[derive(Clone, Debug)]
 pub struct MatchReport {
-    pub games: Vec<GameRecord>,
+    /// Games finished (all tallied in `standings`).
+    pub games: usize,
     pub standings: Vec<Standing>,
+    /// Why it ended early, if it did.
+    pub stopped: Option<Stopped>,
 }
 
-fn schedule(config: &MatchConfig) -> Vec<Pairing> {
-    let n = config.players.len();
-    let mut out = Vec::new();
-    for round in 1..=config.rounds {
-        for a in 0..n {
-            for b in a + 1..n {
-                for g in 0..config.games {
-                    let opening = (g / 2) % config.openings.len().max(1);
-                    let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
-                    out.push(Pairing {
-                        number: out.len() + 1,
-                        round,
-                        white,
-                        black,
-                        opening,
-                    });
-                }
-            }
-        }
+/// The schedule, computed a pairing at a time from its index: a long match
+/// costs no memory up front. The order is rounds, then pairings (`a < b`,
+/// in the order the players were given), then games (even games: `a` has
+/// White; each opening twice in a row, colours reversed).
+#[derive(Clone, Copy, Debug)]
+struct Schedule {
+    players: usize,
+    games: usize,
+    openings: usize,
+    total: usize,
+}
+
+impl Schedule {
+    /// The schedule of `games` games per pairing of `players` players,
+    /// `rounds` times over.
+    ///
+    /// # Errors
+    /// More games than a standings table can count (`u32`).
+    fn new(
+        players: usize,
+        games: usize,
+        rounds: usize,
+        openings: usize,
+    ) -> Result<Schedule, String> {
+        let total = (players * players.saturating_sub(1) / 2)
+            .checked_mul(games)
+            .and_then(|t| t.checked_mul(rounds))
+            .filter(|&t| u32::try_from(t).is_ok())
+            .ok_or_else(|| {
+                format!(
+                    "too many games: {players} players, {games} games, {rounds} rounds make more than {}",
+                    u32::MAX
+                )
+            })?;
+        Ok(Schedule {
+            players,
+            games,
+            openings: openings.max(1),
+            total,
+        })
     }
-    out
+
+    /// The `i`th game (0-based), if the schedule has one.
+    fn pairing(&self, i: usize) -> Option<Pairing> {
+        if i >= self.total {
+            return None;
+        }
+        let per_round = self.players * (self.players - 1) / 2 * self.games;
+        let (round, rest) = (i / per_round, i % per_round);
+        let (mut k, g) = (rest / self.games, rest % self.games);
+        let mut a = 0;
+        while k >= self.players - 1 - a {
+            k -= self.players - 1 - a;
+            a += 1;
+        }
+        let b = a + 1 + k;
+        let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
+        Some(Pairing {
+            number: i + 1,
+            round: round + 1,
+            white,
+            black,
+            opening: (g / 2) % self.openings,
+        })
+    }
 }
 
-fn seed_for(match_seed: u64, game: usize, side: u64) -> u64 {
+pub(crate) fn seed_for(match_seed: u64, game: usize, side: u64) -> u64 {
     let mut r =
         SplitMix64::new(match_seed ^ (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ side);
     r.next_u64() >> 1
 }
 
+/// Why a match ended before its last game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stopped {
+    /// The caller's stop flag was raised (a signal): the games in flight
+    /// are abandoned, every finished game is written.
+    Interrupted,
+    /// The PGN file could not be written: the match stops at once.
+    Unwritable(String),
+}
+
+/// One finished game, as a worker hands it over.
+type Finished<R> = (Pairing, GameRecord<R>, [Vec<Duration>; 2]);
+
+/// How often the collector looks at the stop flag while no game ends.
+const STOP_POLL: Duration = Duration::from_millis(50);
+
 /// Runs the match, writing each game to `pgn` (if any) and reporting
-/// progress through `progress(done, total, standings)`.
+/// progress through `progress(done, total, standings)`. Raising `stop` ends
+/// the match early: games in flight are abandoned (their workers end at
+/// their next move, in the background), finished ones are written.
 ///
 /// # Errors
-/// No players, no openings, or the PGN file cannot be written.
-pub fn run(
-    config: &MatchConfig,
-    mut pgn: Option<&mut dyn Write>,
+/// No players, no openings, too many games, or no worker thread.
+pub fn run<R: MatchGame>(
+    config: &MatchConfig<R>,
+    mut pgn: Option<&mut PgnFile>,
+    stop: &Arc<AtomicBool>,
     mut progress: impl FnMut(usize, usize, &[Standing]),
 ) -> Result<MatchReport, String> {
     if config.players.len() < 2 {
@@ -149,8 +267,13 @@ pub fn run(
     if config.openings.is_empty() {
         return Err("no openings".to_string());
     }
-    let pairings = schedule(config);
-    let total = pairings.len();
+    let schedule = Schedule::new(
+        config.players.len(),
+        config.games,
+        config.rounds,
+        config.openings.len(),
+    )?;
+    let total = schedule.total;
     let mut standings: Vec<Standing> = player_names(&config.players)
         .into_iter()
         .map(|name| Standing {
@@ -158,55 +281,86 @@ pub fn run(
             ..Standing::default()
         })
         .collect();
-    let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel::<(usize, GameRecord, [Vec<Duration>; 2])>();
-    let mut records: Vec<GameRecord> = Vec::with_capacity(total);
-    let workers = config.concurrency.clamp(1, total.max(1));
-    let mut write_error = None;
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            let tx = tx.clone();
-            let (next, pairings) = (&next, &pairings);
-            scope.spawn(move || {
-                loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(p) = pairings.get(i) else { break };
-                    let (record, times) = play_game(config, p);
-                    if tx.send((i, record, times)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        let mut pending = BTreeMap::new();
-        let mut written = 0;
-        progress(0, total, &standings);
-        for (i, record, times) in rx {
-            let p = &pairings[i];
-            tally(&mut standings, p, &record, times);
-            pending.insert(i, record);
-            while let Some(record) = pending.remove(&written) {
-                if let Some(out) = pgn.as_deref_mut()
-                    && let Err(e) = out
-                        .write_all(record.to_pgn().as_bytes())
-                        .and_then(|_| out.flush())
-                {
-                    write_error.get_or_insert(e.to_string());
-                }
-                records.push(record);
-                written += 1;
+    let rx = start_workers(config, schedule, stop)?;
+    let mut games = 0;
+    let mut stopped = None;
+    progress(0, total, &standings);
+    loop {
+        let (p, record, times) = match rx.recv_timeout(STOP_POLL) {
+            Ok(finished) => finished,
+            // Raised: now, or while the last workers abandoned their games.
+            Err(_) if stop.load(Ordering::SeqCst) => {
+                stopped = Some(Stopped::Interrupted);
+                break;
             }
-            progress(records.len() + pending.len(), total, &standings);
+            Err(mpsc::RecvTimeoutError::Timeout) => continue,
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        };
+        tally(&mut standings, &p, &record, times);
+        games += 1;
+        if let Some(out) = pgn.as_deref_mut()
+            && let Err(e) = out.add(p.number - 1, config.rules.record_text(&record))
+        {
+            stopped = Some(Stopped::Unwritable(e));
+            break;
         }
-    });
-    if let Some(e) = write_error {
-        return Err(format!("cannot write the PGN file: {e}"));
+        progress(games, total, &standings);
+    }
+    if stopped.is_some() {
+        // Workers still in a game end it at their next move.
+        stop.store(true, Ordering::SeqCst);
+    }
+    if stopped == Some(Stopped::Interrupted)
+        && let Some(out) = pgn
+        && let Err(e) = out.flush_waiting()
+    {
+        stopped = Some(Stopped::Unwritable(e));
     }
     Ok(MatchReport {
-        games: records,
+        games,
         standings,
+        stopped,
     })
+}
+
+/// Starts the workers, each playing the next unplayed game until none is
+/// left or `stop` is raised. They own what they use, so a stopped match
+/// returns without waiting for its games in flight.
+///
+/// # Errors
+/// Not one worker thread could be started.
+fn start_workers<R: MatchGame>(
+    config: &MatchConfig<R>,
+    schedule: Schedule,
+    stop: &Arc<AtomicBool>,
+) -> Result<mpsc::Receiver<Finished<R>>, String> {
+    let workers = config.concurrency.clamp(1, schedule.total.max(1));
+    // Bounded: workers wait for the writer rather than pile up records.
+    let (tx, rx) = mpsc::sync_channel::<Finished<R>>(workers);
+    let config = Arc::new(config.clone());
+    let next = Arc::new(AtomicUsize::new(0));
+    for started in 0..workers {
+        let (tx, config, next, stop) = (tx.clone(), config.clone(), next.clone(), stop.clone());
+        let worker = move || {
+            while !stop.load(Ordering::SeqCst)
+                && let Some(p) = schedule.pairing(next.fetch_add(1, Ordering::SeqCst))
+            {
+                let Some((record, times)) = referee::play_game(&config, &p, &stop) else {
+                    break;
+                };
+                if tx.send((p, record, times)).is_err() {
+                    break;
+                }
+            }
+        };
+        // Fewer workers than asked for if the system has no more threads.
+        match std::thread::Builder::new().spawn(worker) {
+            Ok(_) => {}
+            Err(_) if started > 0 => break,
+            Err(e) => return Err(format!("cannot start a worker thread: {e}")),
+        }
+    }
+    Ok(rx)
 }
 
 /// Display names, made unique: a repeated name gets " (2)", " (3)", ...
@@ -227,11 +381,16 @@ pub fn player_names(players: &[PlayerSpec]) -> Vec<String> {
     names
 }
 
-fn tally(standings: &mut [Standing], p: &Pairing, record: &GameRecord, times: [Vec<Duration>; 2]) {
+fn tally<R: MatchGame>(
+    standings: &mut [Standing],
+    p: &Pairing,
+    record: &GameRecord<R>,
+    times: [Vec<Duration>; 2],
+) {
     let (w, b) = (p.white, p.black);
-    let decisive = match record.result.as_str() {
-        "1-0" => Some((w, b)),
-        "0-1" => Some((b, w)),
+    let decisive = match record.result {
+        Some(GameResult::Win(Color::White)) => Some((w, b)),
+        Some(GameResult::Win(Color::Black)) => Some((b, w)),
         _ => None,
     };
     match decisive {
@@ -240,7 +399,7 @@ fn tally(standings: &mut [Standing], p: &Pairing, record: &GameRecord, times: [V
             standings[loser].wdl.losses += 1;
             *standings[loser]
                 .losses_by
-                .entry(record.termination.to_string())
+                .entry(record.termination)
                 .or_default() += 1;
         }
         None => {
@@ -250,235 +409,24 @@ fn tally(standings: &mut [Standing], p: &Pairing, record: &GameRecord, times: [V
     }
     for (side, _, kind) in &record.illegal {
         let who = if *side == Color::White { w } else { b };
-        *standings[who].illegal.entry(kind.clone()).or_default() += 1;
+        *standings[who].illegal.entry(kind).or_default() += 1;
     }
-    let [tw, tb] = times;
-    standings[w].authentic.extend(tw);
-    standings[b].authentic.extend(tb);
-}
-
-/// The kind of an illegal move, for the standings.
-pub fn illegal_kind(why: &Illegal) -> &'static str {
-    match why {
-        Illegal::NullMove => "null move",
-        Illegal::NoPiece { .. } => "no piece",
-        Illegal::NotYourPiece { .. } => "not its piece",
-        Illegal::NotAPieceMove { .. } => "impossible piece move",
-        Illegal::PromotionMissing | Illegal::BadPromotion { .. } => "bad promotion",
-        Illegal::IntoCheck { .. } => "into check",
-        Illegal::LeavesKingInCheck { .. } => "leaves king in check",
-        Illegal::ExposesKing { .. } => "exposes king",
-        Illegal::BadCastling { .. } => "bad castling",
+    for (who, times) in [w, b].into_iter().zip(times) {
+        for t in times {
+            let ms = u64::try_from(t.as_millis()).unwrap_or(u64::MAX);
+            *standings[who].authentic.entry(ms).or_default() += 1;
+        }
     }
 }
 
-/// Plays one game; returns its record and each side's authentic thinking times.
-fn play_game(config: &MatchConfig, p: &Pairing) -> (GameRecord, [Vec<Duration>; 2]) {
-    let opening = &config.openings[p.opening];
-    let specs = [&config.players[p.white], &config.players[p.black]];
-    let seeds = [
-        seed_for(config.seed, p.number, 1),
-        seed_for(config.seed, p.number, 2),
-    ];
-    let tcs: Vec<TimeControl> = specs
-        .iter()
-        .map(|s| match config.tc {
-            _ if s.is_retro() && !config.authentic_clock => TimeControl::Infinite,
-            Some(tc) => tc,
-            None if s.is_retro() => TimeControl::Infinite,
-            None => DEFAULT_EXTERNAL_TC,
-        })
-        .collect();
-    let mut clocks = [Clock::new(tcs[0]), Clock::new(tcs[1])];
-    let names = player_names(&config.players);
-    let mut record = GameRecord {
-        number: p.number,
-        round: p.round,
-        white: names[p.white].clone(),
-        black: names[p.black].clone(),
-        white_seed: seeds[0],
-        black_seed: seeds[1],
-        opening: opening.name.clone(),
-        root: opening.root.clone(),
-        root_fen: opening.root_fen(),
-        moves: Vec::new(),
-        result: "*".into(),
-        termination: "unterminated",
-        reason: String::new(),
-        illegal: Vec::new(),
-        time_control: tcs
-            .iter()
-            .find(|tc| **tc != TimeControl::Infinite)
-            .map_or("-".to_string(), |tc| tc.to_string()),
-        retro_budget: specs
-            .iter()
-            .any(|s| s.is_retro())
-            .then_some(config.engine_options.budget),
-    };
-    let mut times: [Vec<Duration>; 2] = [Vec::new(), Vec::new()];
-    let mut game = Game::new(opening.root.clone());
-    for &m in &opening.moves {
-        game.push(m);
-        record.moves.push((m, None));
-    }
-    let names = [record.white.clone(), record.black.clone()];
-    let mut players = Vec::new();
-    for (i, spec) in specs.iter().enumerate() {
-        match spec.start(seeds[i], &config.engine_options, config.startup) {
-            Ok(pl) => players.push(pl),
-            Err(e) => {
-                let loser = if i == 0 { Color::White } else { Color::Black };
-                end(
-                    &mut record,
-                    loser,
-                    "abandoned",
-                    format!("{} could not start: {e}", names[i]),
-                );
-                return (record, times);
-            }
-        }
-    }
-    let mut strikes = 0;
-    loop {
-        if let Some(ending) = game.ending() {
-            record.result = ending.result();
-            record.termination = "normal";
-            record.reason = ending_words(&ending.reason, game.position().turn());
-            break;
-        }
-        if game.moves().len() >= config.max_plies {
-            record.result = "1/2-1/2".into();
-            record.termination = "adjudication";
-            record.reason = format!("draw: maximum of {} plies", config.max_plies);
-            break;
-        }
-        let side = game.position().turn();
-        let i = if side.is_white() { 0 } else { 1 };
-        let (mine, theirs) = if i == 0 {
-            (clocks[0], clocks[1])
-        } else {
-            (clocks[1], clocks[0])
-        };
-        let started = Instant::now();
-        let turn = players[i].go(game.root(), game.moves(), &mine, &theirs);
-        let wall = started.elapsed();
-        let used = match &turn {
-            Turn::Move {
-                authentic: Some(a), ..
-            } => {
-                times[i].push(*a);
-                *a
-            }
-            _ if specs[i].is_retro() => Duration::ZERO,
-            _ => wall,
-        };
-        let uci = match turn {
-            Turn::Move { uci, .. } => uci,
-            Turn::Resign(why) => {
-                end(
-                    &mut record,
-                    side,
-                    "normal",
-                    format!("{} resigns: {why}", names[i]),
-                );
-                break;
-            }
-            Turn::DeadEnd(why) => {
-                end(
-                    &mut record,
-                    side,
-                    "abandoned",
-                    format!("{why} (a dead end of the program)"),
-                );
-                break;
-            }
-            Turn::Hung(why) => {
-                let termination = if why.contains("budget") {
-                    "time forfeit"
-                } else {
-                    "abandoned"
-                };
-                end(&mut record, side, termination, why);
-                break;
-            }
-            Turn::Disconnected(why) => {
-                end(&mut record, side, "abandoned", why);
-                break;
-            }
-            Turn::Stalled(why) => {
-                end(&mut record, side, "time forfeit", why);
-                break;
-            }
-        };
-        if !clocks[i].charge(used) {
-            end(
-                &mut record,
-                side,
-                "time forfeit",
-                format!("{} loses on time", names[i]),
-            );
-            break;
-        }
-        match judge(game.position(), &uci) {
-            Verdict::Legal(m) => {
-                strikes = 0;
-                game.push(m);
-                record.moves.push((m, None));
-            }
-            Verdict::Illegal(u, why) => {
-                record
-                    .illegal
-                    .push((side, u.to_string(), illegal_kind(&why).to_string()));
-                let text = format!("{} plays the illegal move {}: {why}", names[i], show(&u));
-                strikes += 1;
-                if config.illegal == IllegalPolicy::Forfeit || strikes >= 3 {
-                    end(&mut record, side, "rules infraction", text);
-                    break;
-                }
-                // Continue: flag it on the previous move (or the reason, if none).
-                match record.moves.last_mut() {
-                    Some((_, c)) => {
-                        let c = c.get_or_insert_with(String::new);
-                        if !c.is_empty() {
-                            c.push_str("; ");
-                        }
-                        c.push_str(&format!("{text}; not played, asked again"));
-                    }
-                    None => record
-                        .reason
-                        .push_str(&format!("{text}; not played, asked again. ")),
-                }
-            }
-        }
-    }
-    for pl in players.iter_mut() {
-        pl.finish();
-    }
-    (record, times)
-}
-
-fn show(u: &UciMove) -> String {
-    u.to_string()
-}
-
-fn end(record: &mut GameRecord, loser: Color, termination: &'static str, reason: String) {
-    record.result = if loser.is_white() { "0-1" } else { "1-0" }.to_string();
-    record.termination = termination;
-    record.reason = if record.reason.is_empty() {
-        reason
-    } else {
-        format!("{}{reason}", record.reason)
-    };
-}
-
-fn ending_words(reason: &str, to_move: Color) -> String {
-    match reason {
-        "checkmate" => format!(
-            "{} mates",
-            if to_move.is_white() { "Black" } else { "White" }
-        ),
-        other => format!("draw by {other}"),
-    }
+/// The median (the upper one of an even count) of a histogram of milliseconds.
+fn median_ms(counts: &BTreeMap<u64, u64>) -> Option<u64> {
+    let half = counts.values().sum::<u64>() / 2;
+    let mut seen = 0;
+    counts.iter().find_map(|(&ms, &n)| {
+        seen += n;
+        (seen > half).then_some(ms)
+    })
 }
 
 /// The final table, one line per player.
@@ -502,11 +450,9 @@ pub fn table(standings: &[Standing]) -> String {
             }
         });
         let los = w.los().map_or("-".into(), |l| format!("{:.1}%", 100.0 * l));
-        let mut t = st.authentic.clone();
-        t.sort();
-        let auth = t
-            .get(t.len() / 2)
-            .map_or("-".into(), |d| format!("{:.2}", d.as_secs_f64()));
+        let auth = median_ms(&st.authentic).map_or("-".into(), |ms| {
+            format!("{:.2}", Duration::from_millis(ms).as_secs_f64())
+        });
         let illegal = if st.illegal.is_empty() {
             "0".to_string()
         } else {
@@ -535,3 +481,67 @@ pub fn table(standings: &[Standing]) -> String {
 }
 
 use std::fmt::Write as _;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The schedule as nested loops, as it was once built in full.
+    fn listed(players: usize, games: usize, rounds: usize, openings: usize) -> Vec<Pairing> {
+        let mut out = Vec::new();
+        for round in 1..=rounds {
+            for a in 0..players {
+                for b in a + 1..players {
+                    for g in 0..games {
+                        let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
+                        out.push(Pairing {
+                            number: out.len() + 1,
+                            round,
+                            white,
+                            black,
+                            opening: (g / 2) % openings,
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn pairings_computed_from_their_index_follow_the_nested_loops() {
+        for (players, games, rounds, openings) in [(2, 20, 1, 10), (5, 3, 2, 2), (4, 1, 3, 1)] {
+            let s = Schedule::new(players, games, rounds, openings).unwrap();
+            let want = listed(players, games, rounds, openings);
+            assert_eq!(s.total, want.len());
+            for (i, w) in want.iter().enumerate() {
+                let p = s.pairing(i).unwrap();
+                assert_eq!(
+                    (p.number, p.round, p.white, p.black, p.opening),
+                    (w.number, w.round, w.white, w.black, w.opening),
+                    "game {i} of {players} players"
+                );
+            }
+            assert!(s.pairing(want.len()).is_none());
+        }
+        // The last of a hundred million games, without listing them.
+        let s = Schedule::new(3, 100_000_000, 1, 10).unwrap();
+        let p = s.pairing(s.total - 1).unwrap();
+        assert_eq!((p.number, p.white, p.black), (300_000_000, 2, 1));
+        let e = Schedule::new(2, usize::MAX, 2, 1).unwrap_err();
+        assert!(e.starts_with("too many games"), "{e}");
+        assert!(
+            Schedule::new(3, 1 << 31, 1, 1).is_err(),
+            "past u32 standings"
+        );
+    }
+
+    #[test]
+    fn median_of_a_histogram() {
+        let h: BTreeMap<u64, u64> = [(5, 1), (7, 2), (9, 1)].into_iter().collect();
+        assert_eq!(median_ms(&h), Some(7));
+        let h: BTreeMap<u64, u64> = [(5, 1), (9, 1)].into_iter().collect();
+        assert_eq!(median_ms(&h), Some(9), "the upper median of an even count");
+        assert_eq!(median_ms(&BTreeMap::new()), None);
+    }
+}

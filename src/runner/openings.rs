@@ -4,21 +4,39 @@
 use shakmaty::fen::Fen;
 use shakmaty::san::San;
 use shakmaty::uci::UciMove;
-use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
+use shakmaty::{CastlingMode, Chess, Move, Position};
+
+use crate::rules::Rules;
+use crate::rules::chess::ChessRules;
 
 /// Where a game starts: a root position and moves played from it.
 #[derive(Clone, Debug)]
-pub struct Opening {
+pub struct Opening<R: Rules = ChessRules> {
     pub name: String,
-    pub root: Chess,
-    pub moves: Vec<Move>,
+    pub root: R::Position,
+    pub moves: Vec<R::Move>,
 }
 
-impl Opening {
+impl<R: Rules> Opening<R> {
+    /// The root in the rules' text form, if it is not the initial position.
+    pub fn root_text(&self, rules: &R) -> Option<String> {
+        (self.root != rules.initial()).then(|| rules.position_text(&self.root))
+    }
+
+    /// The game this opening sets up.
+    pub fn game(&self, rules: &R) -> crate::rules::Game<R> {
+        let mut game = crate::rules::Game::new(rules.clone(), self.root.clone());
+        for m in &self.moves {
+            game.push(m.clone());
+        }
+        game
+    }
+}
+
+impl Opening<ChessRules> {
     /// The root as FEN, if it is not the initial position.
     pub fn root_fen(&self) -> Option<String> {
-        (self.root != Chess::default())
-            .then(|| Fen::from_position(&self.root, EnPassantMode::Legal).to_string())
+        self.root_text(&ChessRules)
     }
 }
 
@@ -61,11 +79,13 @@ pub fn built_in() -> Vec<Opening> {
 }
 
 /// Reads openings from EPD (one position per line) or PGN text; the format
-/// is told from the content (`[` or a move number starts PGN).
+/// is told from the content (`[` or a move number starts PGN). A leading
+/// byte-order mark (as Windows editors write) is skipped.
 ///
 /// # Errors
 /// The first line or game that cannot be read, with its line number.
 pub fn parse(text: &str) -> Result<Vec<Opening>, String> {
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let first = text
         .lines()
         .map(str::trim)
@@ -352,5 +372,12 @@ mod tests {
                 .contains("illegal move Ke3")
         );
         assert!(parse("").is_err());
+        let o = parse(&format!("\u{FEFF}{pgn}")).unwrap();
+        assert_eq!(
+            o[0].name, "Italian",
+            "a byte-order mark does not make PGN into EPD"
+        );
+        let o = parse(&format!("\u{FEFF}{epd}")).unwrap();
+        assert_eq!(o[0].name, "kp");
     }
 }

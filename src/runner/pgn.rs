@@ -4,39 +4,13 @@
 
 use std::fmt::Write;
 
+use shakmaty::Position;
 use shakmaty::san::SanPlus;
-use shakmaty::{Chess, Color, Move, Position};
 
-/// A finished game, as the runner records it.
-#[derive(Clone, Debug)]
-pub struct GameRecord {
-    /// 1-based game number in the match.
-    pub number: usize,
-    pub round: usize,
-    pub white: String,
-    pub black: String,
-    pub white_seed: u64,
-    pub black_seed: u64,
-    pub opening: String,
-    pub root: Chess,
-    pub root_fen: Option<String>,
-    /// Moves with a comment to print after each (flagged moves, times).
-    pub moves: Vec<(Move, Option<String>)>,
-    /// `1-0`, `0-1`, `1/2-1/2`.
-    pub result: String,
-    /// PGN Termination: `normal`, `rules infraction`, `time forfeit`,
-    /// `abandoned`, `adjudication`.
-    pub termination: &'static str,
-    /// Why the game ended, in words.
-    pub reason: String,
-    /// Illegal moves: side, move, kind of illegality.
-    pub illegal: Vec<(Color, String, String)>,
-    pub time_control: String,
-    /// The per-move T-state budget of the retro engines, if any played.
-    pub retro_budget: Option<u64>,
-}
+use super::record::GameRecord;
+use crate::rules::chess::ChessRules;
 
-impl GameRecord {
+impl GameRecord<ChessRules> {
     /// The game in PGN, ending with a blank line.
     pub fn to_pgn(&self) -> String {
         let mut s = String::new();
@@ -54,14 +28,14 @@ impl GameRecord {
         tag(&mut s, "Round", &self.round.to_string());
         tag(&mut s, "White", &self.white);
         tag(&mut s, "Black", &self.black);
-        tag(&mut s, "Result", &self.result);
-        if let Some(fen) = &self.root_fen {
+        tag(&mut s, "Result", self.result_token());
+        if let Some(fen) = &self.root_text {
             tag(&mut s, "SetUp", "1");
             tag(&mut s, "FEN", fen);
         }
         tag(&mut s, "Opening", &self.opening);
         tag(&mut s, "TimeControl", &self.time_control);
-        tag(&mut s, "Termination", self.termination);
+        tag(&mut s, "Termination", &self.termination.to_string());
         if let Some(budget) = self.retro_budget {
             tag(
                 &mut s,
@@ -90,7 +64,7 @@ impl GameRecord {
             }
         }
         tokens.push(comment_token(&self.reason));
-        tokens.push(self.result.clone());
+        tokens.push(self.result_token().to_string());
         let mut line = String::new();
         for t in tokens {
             if !line.is_empty() && line.len() + 1 + t.len() > 79 {
@@ -118,6 +92,8 @@ fn comment_token(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::{Color, EndReason, GameResult, Termination};
+    use shakmaty::Chess;
     use shakmaty::uci::UciMove;
 
     #[test]
@@ -139,10 +115,11 @@ mod tests {
             black_seed: 2,
             opening: "Fool's".into(),
             root: Chess::default(),
-            root_fen: None,
+            root_text: None,
             moves,
-            result: "0-1".into(),
-            termination: "normal",
+            result: Some(GameResult::Win(Color::Black)),
+            end: Some(EndReason::Checkmate),
+            termination: Termination::Normal,
             reason: "Black mates".into(),
             illegal: vec![],
             time_control: "-".into(),

@@ -3,15 +3,14 @@
 //! processes speaking UCI or CECP, in `external.rs`).
 
 use std::str::FromStr;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use shakmaty::uci::UciMove;
-use shakmaty::{Chess, Move, Position};
-
-use super::clock::Clock;
-use super::external::{External, Proto};
-use crate::engines::{self, ChessEngine, EngineOptions, Played};
+use super::MatchGame;
+use super::clock::MatchClock;
+use super::external::Proto;
+use crate::engines::{self, Engine, EngineOptions, Played};
 use crate::machine::SplitMix64;
+use crate::rules::{Game, HangKind, Rules};
 
 /// Who plays, as given on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,8 +52,13 @@ impl FromStr for PlayerSpec {
             let (key, value) = part
                 .split_once('=')
                 .ok_or_else(|| format!("{part:?} is not key=value"))?;
-            match key.trim() {
-                "cmd" => cmd = Some(value.to_string()),
+            let key = key.trim();
+            let filled = |what: &str| match value.trim().is_empty() {
+                true => Err(format!("{what} is empty in {s:?}")),
+                false => Ok(value.to_string()),
+            };
+            match key {
+                "cmd" => cmd = Some(filled("cmd=")?),
                 "proto" => {
                     proto = Some(match value {
                         "uci" => Proto::Uci,
@@ -62,21 +66,17 @@ impl FromStr for PlayerSpec {
                         other => return Err(format!("unknown protocol {other:?}: uci or xboard")),
                     })
                 }
-                "name" => name = Some(value.to_string()),
+                "name" => name = Some(filled("name=")?),
+                // An empty argument or option value is one an engine may want.
                 "arg" => args.push(value.to_string()),
-                k if k.starts_with("option.") => {
-                    options.push((k["option.".len()..].to_string(), value.to_string()))
-                }
+                k if k.starts_with("option.") => match k["option.".len()..].trim() {
+                    "" => return Err(format!("an option.NAME= without its NAME in {s:?}")),
+                    o => options.push((o.to_string(), value.to_string())),
+                },
                 other => return Err(format!("unknown engine setting {other:?}")),
             }
         }
         let cmd = cmd.ok_or("an external engine needs cmd=")?;
-        if cmd.trim().is_empty() {
-            return Err("cmd= is empty: name the engine's program".to_string());
-        }
-        if name.as_ref().is_some_and(|n: &String| n.trim().is_empty()) {
-            return Err("name= is empty".to_string());
-        }
         let proto = proto.ok_or("an external engine needs proto=uci or proto=xboard")?;
         // By default, the program's file name; the whole command if that is
         // blank (`cmd=x/ `).
@@ -107,21 +107,31 @@ impl PlayerSpec {
         }
     }
 
+    /// The game it plays; `None` for the random mover, which plays any.
+    pub fn game(&self) -> Option<engines::GameKind> {
+        match self {
+            PlayerSpec::Retro(id) => engines::entry(id).map(|e| e.game),
+            PlayerSpec::Random => None,
+            PlayerSpec::External { proto, .. } => Some(proto.game()),
+        }
+    }
+
     /// Whether its clock runs on the emulated machine's authentic time.
     pub fn is_retro(&self) -> bool {
         matches!(self, PlayerSpec::Retro(_))
     }
 
-    /// Starts the player for one game.
+    /// Starts the player for one game of `R`.
     ///
     /// # Errors
     /// The engine cannot be created or started.
-    pub fn start(
+    pub fn start<R: MatchGame>(
         &self,
+        rules: &R,
         seed: u64,
         options: &EngineOptions,
         startup: Duration,
-    ) -> Result<Box<dyn Player>, String> {
+    ) -> Result<Box<dyn Player<R>>, String> {
         Ok(match self {
             PlayerSpec::Retro(id) => {
                 let options = EngineOptions {
@@ -129,7 +139,7 @@ impl PlayerSpec {
                     ..options.clone()
                 };
                 Box::new(Retro {
-                    engine: engines::create(id, &options).map_err(|e| e.to_string())?,
+                    engine: R::create(id, &options).map_err(|e| e.to_string())?,
                     budget: options.budget,
                 })
             }
@@ -140,17 +150,17 @@ impl PlayerSpec {
                 args,
                 proto,
                 options,
-            } => Box::new(External::start(name, cmd, args, *proto, options, startup)?),
+            } => rules.start_external(name, cmd, args, *proto, options, startup)?,
         })
     }
 }
 
 /// What a player did on its turn.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Turn {
+pub enum Turn<W> {
     /// A move (not yet judged), with what it cost where known.
     Move {
-        uci: UciMove,
+        wire: W,
         authentic: Option<Duration>,
         comment: Option<String>,
     },
@@ -159,61 +169,58 @@ pub enum Turn {
     /// A retro program found no move and stopped.
     DeadEnd(String),
     /// A retro program did not come back.
-    Hung(String),
+    Hung(HangKind, String),
     /// An external engine's process ended.
     Disconnected(String),
     /// An external engine said nothing in time.
     Stalled(String),
+    /// An external engine broke its protocol (a line past the length bound).
+    ProtocolFault(String),
 }
 
 /// One side of one game.
-pub trait Player: Send {
-    /// The move in the position reached from `root` by `moves`.
-    fn go(&mut self, root: &Chess, moves: &[Move], clock: &Clock, other: &Clock) -> Turn;
+pub trait Player<R: Rules>: Send {
+    /// The move in the position `game` has reached.
+    fn go(&mut self, game: &Game<R>, clock: &MatchClock, other: &MatchClock) -> Turn<R::Wire>;
     /// Ends the game (external engines are told, and stopped).
     fn finish(&mut self) {}
 }
 
-struct Retro {
-    engine: Box<dyn ChessEngine>,
+struct Retro<R: Rules> {
+    engine: Box<dyn Engine<R>>,
     budget: u64,
 }
 
-impl Player for Retro {
-    fn go(&mut self, root: &Chess, moves: &[Move], _clock: &Clock, _other: &Clock) -> Turn {
+impl<R: Rules> Player<R> for Retro<R> {
+    fn go(&mut self, game: &Game<R>, _clock: &MatchClock, _other: &MatchClock) -> Turn<R::Wire> {
         let name = self.engine.info().name;
-        match self.engine.play(root, moves, self.budget) {
+        match self.engine.play(game, self.budget) {
             Ok(reply) => match reply.played {
-                Played::Move(uci) => Turn::Move {
-                    uci,
+                Played::Move(wire) => Turn::Move {
+                    wire,
                     authentic: Some(reply.authentic),
                     comment: None,
                 },
                 Played::DeadEnd => Turn::DeadEnd(format!("{name} found no move and stopped")),
-                Played::Hung(stop) => Turn::Hung(format!("{name} hung: {stop}")),
+                Played::Hung(hang) => Turn::Hung(hang.kind, format!("{name} hung: {hang}")),
             },
-            Err(e) => Turn::Hung(format!("{name}: {e}")),
+            Err(e) => Turn::Hung(HangKind::Fault, format!("{name}: {e}")),
         }
     }
 }
 
+/// The seeded uniformly random legal mover.
 struct Random(SplitMix64);
 
-impl Player for Random {
-    fn go(&mut self, root: &Chess, moves: &[Move], _clock: &Clock, _other: &Clock) -> Turn {
-        let started = Instant::now();
-        let mut pos = root.clone();
-        for &m in moves {
-            pos.play_unchecked(m);
-        }
-        let legal = pos.legal_moves();
+impl<R: Rules> Player<R> for Random {
+    fn go(&mut self, game: &Game<R>, _clock: &MatchClock, _other: &MatchClock) -> Turn<R::Wire> {
+        let legal = game.legal_moves();
         if legal.is_empty() {
             return Turn::Resign("no legal move".to_string());
         }
-        let m = legal[self.0.range(0, legal.len() as u64 - 1) as usize];
-        let _ = started;
+        let m = &legal[self.0.range(0, legal.len() as u64 - 1) as usize];
         Turn::Move {
-            uci: UciMove::from_standard(m),
+            wire: game.rules().wire(game.position(), m),
             authentic: None,
             comment: None,
         }
@@ -232,12 +239,13 @@ mod tests {
         for spec in ["cmd=,proto=uci", "cmd=      ,proto=cecp,name=stall"] {
             assert_eq!(
                 spec.parse::<PlayerSpec>(),
-                Err("cmd= is empty: name the engine's program".to_string())
+                Err(format!("cmd= is empty in {spec:?}"))
             );
         }
+        let spec = "cmd=sf,proto=uci,name= ";
         assert_eq!(
-            "cmd=sf,proto=uci,name= ".parse::<PlayerSpec>(),
-            Err("name= is empty".to_string())
+            spec.parse::<PlayerSpec>(),
+            Err(format!("name= is empty in {:?}", spec.trim()))
         );
         let spec: PlayerSpec = "cmd=engines/\t\t,proto=cecp".parse().unwrap();
         assert_eq!(spec.name(), "engines/");
@@ -280,6 +288,23 @@ mod tests {
                 .parse::<PlayerSpec>()
                 .unwrap_err()
                 .contains("unknown protocol")
+        );
+        for (spec, message) in [
+            ("cmd=,proto=uci", "cmd= is empty in \"cmd=,proto=uci\""),
+            ("cmd= ,proto=uci", "cmd= is empty"),
+            ("cmd=x,proto=uci,name=", "name= is empty"),
+            (
+                "cmd=x,proto=uci,option.=1",
+                "an option.NAME= without its NAME",
+            ),
+        ] {
+            let e = spec.parse::<PlayerSpec>().unwrap_err();
+            assert!(e.contains(message), "{spec}: {e}");
+        }
+        assert!(
+            "cmd=x,proto=uci,arg=,option.Book="
+                .parse::<PlayerSpec>()
+                .is_ok()
         );
         assert!(
             "cmd=x,proto=uci,colour=red"

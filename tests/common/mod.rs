@@ -74,6 +74,47 @@ pub fn output_with_stdin(cmd: &mut std::process::Command, stdin: &str) -> std::p
     child.wait_with_output().unwrap()
 }
 
+/// Asking a chess engine for its move after `moves` from `root`, as the
+/// tests were written before engines took a [`Game`](retrochess::rules::Game).
+pub trait PlayMoves {
+    fn play_moves(
+        &mut self,
+        root: &Chess,
+        moves: &[Move],
+        budget: u64,
+    ) -> Result<retrochess::engines::Reply<shakmaty::uci::UciMove>, retrochess::engines::EngineError>;
+}
+
+impl<E: retrochess::engines::Engine<retrochess::rules::chess::ChessRules> + ?Sized> PlayMoves
+    for E
+{
+    fn play_moves(
+        &mut self,
+        root: &Chess,
+        moves: &[Move],
+        budget: u64,
+    ) -> Result<retrochess::engines::Reply<shakmaty::uci::UciMove>, retrochess::engines::EngineError>
+    {
+        let mut game =
+            retrochess::rules::Game::new(retrochess::rules::chess::ChessRules, root.clone());
+        for m in moves {
+            game.push(*m);
+        }
+        self.play(&game, budget)
+    }
+}
+
+/// The chess engine called `id`.
+pub fn chess_engine(
+    id: &str,
+    options: &retrochess::engines::EngineOptions,
+) -> Result<
+    Box<dyn retrochess::engines::Engine<retrochess::rules::chess::ChessRules>>,
+    retrochess::engines::EngineError,
+> {
+    <retrochess::rules::chess::ChessRules as retrochess::engines::Catalogue>::create(id, options)
+}
+
 /// Reads `tests/fixtures/NAME` (see tests/fixtures/README.md).
 pub fn fixture(name: &str) -> String {
     let path = repo(&format!("tests/fixtures/{name}"));

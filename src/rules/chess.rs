@@ -1,17 +1,23 @@
-//! The arbiter: shakmaty's verdict on every move a retro program makes, with
-//! the precise reason when it is illegal, and the end of a game.
+//! Chess under the rules seam: shakmaty's verdict on every move a retro
+//! program makes, with the precise reason when it is illegal, and the end of
+//! a game.
 //!
 //! The programs here are small and skip rules, so their moves are never
 //! trusted: each one is judged against the real position. An illegal move is
 //! always reported with why (`king moves into check from g5 bishop`); what
-//! happens next is the front end's policy.
+//! happens next is the front end's policy. Positions are shakmaty's `Chess`,
+//! wire moves UCI's `e2e4`, repetition keys the Zobrist hash with en passant
+//! counted only when legal.
 
 use std::fmt;
 
+use super::{EndReason, Ending, Game, GameResult, PositionError, Rules};
+
+use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{
-    Bitboard, CastlingSide, Chess, Color, EnPassantMode, Move, Outcome, Piece, Position, Role,
+    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, Piece, Position, Role,
     Square, attacks,
 };
 
@@ -129,12 +135,8 @@ pub fn color_name(color: Color) -> &'static str {
     }
 }
 
-/// The verdict on one move.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    Legal(Move),
-    Illegal(UciMove, Illegal),
-}
+/// The verdict on one chess move.
+pub type Verdict = super::Verdict<ChessRules>;
 
 /// Judges `uci` in `pos`.
 pub fn judge(pos: &Chess, uci: &UciMove) -> Verdict {
@@ -337,137 +339,114 @@ fn explain_castling(pos: &Chess, from: Square, to: Square) -> Illegal {
     bad("not allowed in this position".to_string())
 }
 
-/// How a game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Ending {
-    pub outcome: Outcome,
-    /// `checkmate`, `stalemate`, `threefold repetition`, ...
-    pub reason: String,
-}
+/// Chess, as shakmaty plays it (standard castling).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ChessRules;
 
-impl Ending {
-    /// The result in PGN form (`1-0`).
-    pub fn result(&self) -> String {
-        self.outcome.to_string()
-    }
-}
+impl Rules for ChessRules {
+    type Position = Chess;
+    type Move = Move;
+    type Wire = UciMove;
+    type Illegal = Illegal;
 
-/// A game as the arbiter follows it: the moves, and the positions seen, for
-/// repetitions.
-#[derive(Clone, Debug)]
-pub struct Game {
-    root: Chess,
-    position: Chess,
-    moves: Vec<Move>,
-    hashes: Vec<Zobrist64>,
-}
-
-impl Game {
-    pub fn new(root: Chess) -> Game {
-        let hash = root.zobrist_hash(EnPassantMode::Legal);
-        Game {
-            position: root.clone(),
-            root,
-            moves: Vec::new(),
-            hashes: vec![hash],
-        }
+    fn name(&self) -> &'static str {
+        "chess"
     }
 
-    pub fn root(&self) -> &Chess {
-        &self.root
+    fn initial(&self) -> Chess {
+        Chess::default()
     }
 
-    pub fn position(&self) -> &Chess {
-        &self.position
+    fn turn(&self, pos: &Chess) -> Color {
+        pos.turn()
     }
 
-    pub fn moves(&self) -> &[Move] {
-        &self.moves
+    fn first_side(&self) -> Color {
+        Color::White
     }
 
-    /// Judges and, if legal, plays `uci`.
-    pub fn play_uci(&mut self, uci: &UciMove) -> Verdict {
-        let verdict = judge(&self.position, uci);
-        if let Verdict::Legal(m) = verdict {
-            self.push(m);
-        }
-        verdict
+    fn legal_moves(&self, pos: &Chess) -> Vec<Move> {
+        pos.legal_moves().into_iter().collect()
     }
 
-    /// Plays a move known to be legal.
-    pub fn push(&mut self, m: Move) {
-        self.position.play_unchecked(m);
-        self.moves.push(m);
-        self.hashes
-            .push(self.position.zobrist_hash(EnPassantMode::Legal));
+    fn judge(&self, pos: &Chess, wire: &UciMove) -> Verdict {
+        judge(pos, wire)
     }
 
-    /// Takes back the last move, if any.
-    pub fn pop(&mut self) -> Option<Move> {
-        let m = self.moves.pop()?;
-        self.hashes.pop();
-        let mut pos = self.root.clone();
-        for &m in &self.moves {
-            pos.play_unchecked(m);
-        }
-        self.position = pos;
-        Some(m)
+    fn wire(&self, _pos: &Chess, m: &Move) -> UciMove {
+        UciMove::from_standard(*m)
     }
 
-    /// How often the current position has occurred.
-    pub fn repetitions(&self) -> usize {
-        let now = self.hashes.last().copied();
-        self.hashes.iter().filter(|&&h| Some(h) == now).count()
+    fn play(&self, pos: &mut Chess, m: &Move) {
+        pos.play_unchecked(*m);
     }
 
-    /// The end of the game by the rules, if reached: checkmate, stalemate,
-    /// insufficient material, the fifty-move rule, threefold repetition.
-    pub fn ending(&self) -> Option<Ending> {
-        let pos = &self.position;
-        let end = |outcome, reason: &str| {
+    fn repetition_key(&self, pos: &Chess) -> u64 {
+        pos.zobrist_hash::<Zobrist64>(EnPassantMode::Legal).0
+    }
+
+    /// Checkmate, stalemate, insufficient material, the fifty-move rule,
+    /// threefold repetition, in that order.
+    fn ending(&self, game: &Game<ChessRules>) -> Option<Ending> {
+        let pos = game.position();
+        let draw = |reason| {
             Some(Ending {
-                outcome,
-                reason: reason.to_string(),
+                result: GameResult::Draw,
+                reason,
             })
         };
         if pos.is_checkmate() {
-            return end(
-                Outcome::Known(shakmaty::KnownOutcome::Decisive {
-                    winner: !pos.turn(),
-                }),
-                "checkmate",
-            );
+            return Some(Ending {
+                result: GameResult::Win(!pos.turn()),
+                reason: EndReason::Checkmate,
+            });
         }
         if pos.is_stalemate() {
-            return end(Outcome::Known(shakmaty::KnownOutcome::Draw), "stalemate");
+            return draw(EndReason::Stalemate);
         }
         if pos.is_insufficient_material() {
-            return end(
-                Outcome::Known(shakmaty::KnownOutcome::Draw),
-                "insufficient material",
-            );
+            return draw(EndReason::InsufficientMaterial);
         }
         if pos.halfmoves() >= 100 {
-            return end(
-                Outcome::Known(shakmaty::KnownOutcome::Draw),
-                "fifty-move rule",
-            );
+            return draw(EndReason::FiftyMoves);
         }
-        if self.repetitions() >= 3 {
-            return end(
-                Outcome::Known(shakmaty::KnownOutcome::Draw),
-                "threefold repetition",
-            );
+        if game.repetitions() >= 3 {
+            return draw(EndReason::Repetition);
         }
         None
     }
-}
 
+    fn parse_position(&self, text: &str) -> Result<Chess, PositionError> {
+        let parsed: Fen = text
+            .trim()
+            .parse()
+            .map_err(|e: shakmaty::fen::ParseFenError| PositionError::Unreadable(e.to_string()))?;
+        parsed
+            .into_position(CastlingMode::Standard)
+            .map_err(|e| PositionError::Impossible(e.to_string()))
+    }
+
+    fn position_text(&self, pos: &Chess) -> String {
+        Fen::from_position(pos, EnPassantMode::Legal).to_string()
+    }
+
+    fn illegal_kind(&self, why: &Illegal) -> &'static str {
+        match why {
+            Illegal::NullMove => "null move",
+            Illegal::NoPiece { .. } => "no piece",
+            Illegal::NotYourPiece { .. } => "not its piece",
+            Illegal::NotAPieceMove { .. } => "impossible piece move",
+            Illegal::PromotionMissing | Illegal::BadPromotion { .. } => "bad promotion",
+            Illegal::IntoCheck { .. } => "into check",
+            Illegal::LeavesKingInCheck { .. } => "leaves king in check",
+            Illegal::ExposesKing { .. } => "exposes king",
+            Illegal::BadCastling { .. } => "bad castling",
+        }
+    }
+}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::CastlingMode;
-    use shakmaty::fen::Fen;
 
     fn pos(fen: &str) -> Chess {
         fen.parse::<Fen>()
@@ -602,35 +581,61 @@ mod tests {
         ));
     }
 
+    fn game(root: Chess) -> Game<ChessRules> {
+        Game::new(ChessRules, root)
+    }
+
+    fn reason(g: &Game<ChessRules>) -> Option<EndReason> {
+        g.ending().map(|e| e.reason)
+    }
+
     #[test]
     fn game_endings() {
-        let mut g = Game::new(Chess::default());
+        let mut g = game(Chess::default());
         for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
-            assert!(matches!(g.play_uci(&m.parse().unwrap()), Verdict::Legal(_)));
+            assert!(matches!(
+                g.play_wire(&m.parse().unwrap()),
+                Verdict::Legal(_)
+            ));
         }
         let end = g.ending().unwrap();
         assert_eq!(
-            (end.result().as_str(), end.reason.as_str()),
-            ("0-1", "checkmate")
+            (end.result.pgn(), end.reason),
+            ("0-1", EndReason::Checkmate)
         );
 
-        let mut g = Game::new(Chess::default());
+        let mut g = game(Chess::default());
         for _ in 0..2 {
             for m in ["g1f3", "g8f6", "f3g1", "f6g8"] {
-                g.play_uci(&m.parse().unwrap());
+                g.play_wire(&m.parse().unwrap());
             }
         }
         assert_eq!(g.repetitions(), 3);
-        assert_eq!(g.ending().unwrap().reason, "threefold repetition");
+        assert_eq!(reason(&g), Some(EndReason::Repetition));
         g.pop();
         assert_eq!(g.ending(), None);
         assert_eq!(g.moves().len(), 7);
 
-        let stale = Game::new(pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"));
-        assert_eq!(stale.ending().unwrap().reason, "stalemate");
-        let bare = Game::new(pos("7k/8/6K1/8/8/8/8/8 b - - 0 1"));
-        assert_eq!(bare.ending().unwrap().reason, "insufficient material");
-        let fifty = Game::new(pos("7k/8/6K1/8/8/8/8/R7 b - - 100 80"));
-        assert_eq!(fifty.ending().unwrap().reason, "fifty-move rule");
+        let stale = game(pos("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"));
+        assert_eq!(reason(&stale), Some(EndReason::Stalemate));
+        let bare = game(pos("7k/8/6K1/8/8/8/8/8 b - - 0 1"));
+        assert_eq!(reason(&bare), Some(EndReason::InsufficientMaterial));
+        let fifty = game(pos("7k/8/6K1/8/8/8/8/R7 b - - 100 80"));
+        assert_eq!(reason(&fifty), Some(EndReason::FiftyMoves));
+    }
+
+    #[test]
+    fn positions_round_trip_and_refuse() {
+        let r = ChessRules;
+        let fen = "4k3/8/8/8/8/8/8/R3K2R w KQ - 3 9";
+        assert_eq!(r.position_text(&r.parse_position(fen).unwrap()), fen);
+        assert!(matches!(
+            r.parse_position("8/8 w"),
+            Err(PositionError::Unreadable(_))
+        ));
+        assert!(matches!(
+            r.parse_position("8/8/8/8/8/8/8/8 w - - 0 1"),
+            Err(PositionError::Impossible(_))
+        ));
     }
 }

@@ -1,0 +1,134 @@
+//! Options as a GUI sees them, declared once and rendered by every front
+//! end (UCI `option name …`, CECP `feature option=…`, Hub `param …`).
+
+/// An option's type, default and range.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OptionKind {
+    Spin {
+        default: i64,
+        min: i64,
+        max: i64,
+    },
+    Check {
+        default: bool,
+    },
+    Combo {
+        default: &'static str,
+        vars: &'static [&'static str],
+    },
+    Text {
+        default: String,
+    },
+}
+
+/// One option.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OptionSpec {
+    pub name: &'static str,
+    pub kind: OptionKind,
+}
+
+impl OptionSpec {
+    /// `value` checked against the option's type and range, in its
+    /// canonical spelling (`true`, a combo var as declared, a number).
+    ///
+    /// # Errors
+    /// A value of the wrong type or out of range, with a message for the GUI.
+    pub fn check(&self, value: &str) -> Result<String, String> {
+        let name = self.name;
+        match &self.kind {
+            OptionKind::Check { .. } => match value.to_ascii_lowercase().as_str() {
+                "true" | "1" | "on" => Ok("true".to_string()),
+                "false" | "0" | "off" => Ok("false".to_string()),
+                _ => Err(format!("option {name}: {value:?} is not true or false")),
+            },
+            OptionKind::Spin { min, max, .. } => value
+                .parse::<i64>()
+                .ok()
+                .filter(|n| (min..=max).contains(&n))
+                .map(|n| n.to_string())
+                .ok_or_else(|| {
+                    format!("option {name}: {value:?} is not a number from {min} to {max}")
+                }),
+            OptionKind::Combo { vars, .. } => vars
+                .iter()
+                .find(|var| var.eq_ignore_ascii_case(value))
+                .map(|v| v.to_string())
+                .ok_or_else(|| {
+                    format!("option {name}: {value:?} is not one of {}", vars.join(", "))
+                }),
+            OptionKind::Text { .. } => Ok(value.to_string()),
+        }
+    }
+
+    /// The same option showing `value` (already checked) as its default.
+    pub fn with_default(&self, value: &str) -> OptionSpec {
+        let kind = match &self.kind {
+            OptionKind::Check { .. } => OptionKind::Check {
+                default: value == "true",
+            },
+            OptionKind::Spin { default, min, max } => OptionKind::Spin {
+                default: value.parse().unwrap_or(*default),
+                min: *min,
+                max: *max,
+            },
+            OptionKind::Combo { default, vars } => OptionKind::Combo {
+                default: vars.iter().find(|v| **v == value).unwrap_or(default),
+                vars,
+            },
+            OptionKind::Text { .. } => OptionKind::Text {
+                default: value.to_string(),
+            },
+        };
+        OptionSpec {
+            name: self.name,
+            kind,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_checked_and_canonical() {
+        let combo = OptionSpec {
+            name: "Frames",
+            kind: OptionKind::Combo {
+                default: "slow",
+                vars: &["slow", "fast"],
+            },
+        };
+        assert_eq!(combo.check("FAST"), Ok("fast".to_string()));
+        assert!(
+            combo
+                .check("medium")
+                .unwrap_err()
+                .contains("not one of slow, fast")
+        );
+        let spin = OptionSpec {
+            name: "Level",
+            kind: OptionKind::Spin {
+                default: 4,
+                min: 4,
+                max: 10,
+            },
+        };
+        assert_eq!(spin.check("10"), Ok("10".to_string()));
+        assert!(spin.check("11").is_err());
+        assert!(spin.check("x").is_err());
+        let check = OptionSpec {
+            name: "X",
+            kind: OptionKind::Check { default: false },
+        };
+        assert_eq!(check.check("on"), Ok("true".to_string()));
+        assert_eq!(
+            combo.with_default("fast").kind,
+            OptionKind::Combo {
+                default: "fast",
+                vars: &["slow", "fast"]
+            }
+        );
+    }
+}

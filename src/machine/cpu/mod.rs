@@ -1,0 +1,333 @@
+//! The Z80 behind one small contract, whatever core emulates it.
+//!
+//! A machine hands the CPU a [`Bus`] (its memory map as the CPU sees it) and
+//! a [`Marks`] map of the addresses where execution must come back to the
+//! machine before the instruction there runs (traps, watches, breakpoints,
+//! everything outside executable RAM). The CPU runs until it reaches a marked
+//! address, the T-state count it was given, a HALT, or a signal the bus
+//! raised during an instruction (a fault, a keyboard poll); it always stops at
+//! an instruction boundary and never does I/O of its own.
+//!
+//! The contract is in the spirit of `iz80`'s `Machine` (peek, poke, ports)
+//! and of rustzx's host: the CPU knows nothing of ZX81s or Spectrums.
+
+pub mod iz80;
+
+use std::fmt;
+
+use super::Fault;
+
+/// The Z80's registers, both banks, and its interrupt state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Regs {
+    pub af: u16,
+    pub bc: u16,
+    pub de: u16,
+    pub hl: u16,
+    pub ix: u16,
+    pub iy: u16,
+    pub sp: u16,
+    pub pc: u16,
+    /// The alternate bank (AF', BC', DE', HL').
+    pub af_alt: u16,
+    pub bc_alt: u16,
+    pub de_alt: u16,
+    pub hl_alt: u16,
+    pub i: u8,
+    pub r: u8,
+    pub iff1: bool,
+    pub iff2: bool,
+    /// Interrupt mode (0, 1 or 2).
+    pub im: u8,
+}
+
+impl Regs {
+    /// The accumulator.
+    pub fn a(&self) -> u8 {
+        (self.af >> 8) as u8
+    }
+
+    /// The flags register.
+    pub fn f(&self) -> u8 {
+        self.af as u8
+    }
+
+    /// Does the condition `cc` of a conditional jump hold? See [`condition`].
+    pub fn condition(&self, cc: u8) -> bool {
+        condition(self.f(), cc)
+    }
+}
+
+/// Does the condition `cc` (bits 5..3 of a `JP cc`/`CALL cc`/`RET cc`
+/// opcode: NZ Z NC C PO PE P M) hold for the flags `f`?
+pub fn condition(f: u8, cc: u8) -> bool {
+    let bit = [0x40, 0x01, 0x04, 0x80][usize::from(cc >> 1) & 3];
+    (f & bit != 0) == (cc & 1 == 1)
+}
+
+impl fmt::Display for Regs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "PC {:04X} SP {:04X} AF {:04X} BC {:04X} DE {:04X} HL {:04X} IX {:04X} IY {:04X} \
+             AF' {:04X} BC' {:04X} DE' {:04X} HL' {:04X} I {:02X} IFF {}{} IM {}",
+            self.pc,
+            self.sp,
+            self.af,
+            self.bc,
+            self.de,
+            self.hl,
+            self.ix,
+            self.iy,
+            self.af_alt,
+            self.bc_alt,
+            self.de_alt,
+            self.hl_alt,
+            self.i,
+            u8::from(self.iff1),
+            u8::from(self.iff2),
+            self.im
+        )
+    }
+}
+
+/// Memory as a program's host sees it: reads and writes with no side
+/// effects (no fault is recorded, no poll noticed). What drivers, traps
+/// and loaders use.
+pub trait Memory {
+    /// Reads a byte (what the CPU would read; ROM without a table reads 0xFF).
+    fn peek(&self, addr: u16) -> u8;
+    /// Writes a byte where the hardware would (ROM writes are ignored).
+    fn poke(&mut self, addr: u16, value: u8);
+
+    /// Reads a little-endian word.
+    fn peek16(&self, addr: u16) -> u16 {
+        u16::from_le_bytes([self.peek(addr), self.peek(addr.wrapping_add(1))])
+    }
+
+    /// Writes a little-endian word.
+    fn poke16(&mut self, addr: u16, value: u16) {
+        let [lo, hi] = value.to_le_bytes();
+        self.poke(addr, lo);
+        self.poke(addr.wrapping_add(1), hi);
+    }
+}
+
+/// The memory map and ports as the CPU sees them.
+pub trait Bus: Memory {
+    /// A read by the CPU (opcode fetch or data). May record a fault or a
+    /// poll, and raise the signal that ends the run after this instruction.
+    fn read(&self, addr: u16) -> u8;
+    /// A write by the CPU.
+    fn write(&mut self, addr: u16, value: u8);
+    /// `IN`: nothing is connected unless a machine says so.
+    fn input(&mut self, _port: u16) -> u8 {
+        0xFF
+    }
+    /// `OUT`: ignored unless a machine says so.
+    fn output(&mut self, _port: u16, _value: u8) {}
+    /// Did an instruction raise a signal (fault, poll) the machine must see
+    /// before the next one runs?
+    fn signalled(&self) -> bool;
+    /// The bad access the last instructions made, if any, cleared (its PC
+    /// is filled in by the run loop).
+    fn take_fault(&mut self) -> Option<Fault>;
+    /// Can the CPU run code at `addr`? Everything else (ROM, unmapped
+    /// space) is where high-level routines are trapped or faults reported.
+    fn executable(&self, addr: u16) -> bool;
+}
+
+/// Addresses where execution returns to the machine before running the
+/// instruction there, one byte of flags per address of the 64K space.
+pub struct Marks(Box<[u8; 0x10000]>);
+
+impl Marks {
+    /// Outside executable RAM: a ROM routine (trapped or not) or a fault.
+    pub const ROM: u8 = 1;
+    /// A watched address (counted).
+    pub const WATCH: u8 = 2;
+    /// The breakpoint of the current run.
+    pub const BREAK: u8 = 4;
+    /// A trap supplied by a driver.
+    pub const TRAP: u8 = 8;
+    /// The return address of a call made from Rust.
+    pub const RETURN: u8 = 16;
+
+    /// No address marked.
+    pub fn new() -> Marks {
+        Marks(Box::new([0; 0x10000]))
+    }
+
+    /// The flags at `addr`.
+    #[inline(always)]
+    pub fn at(&self, addr: u16) -> u8 {
+        self.0[usize::from(addr)]
+    }
+
+    /// Sets `flag` at `addr`.
+    pub fn set(&mut self, addr: u16, flag: u8) {
+        self.0[usize::from(addr)] |= flag;
+    }
+
+    /// Clears `flag` at `addr`.
+    pub fn clear(&mut self, addr: u16, flag: u8) {
+        self.0[usize::from(addr)] &= !flag;
+    }
+}
+
+impl Default for Marks {
+    fn default() -> Self {
+        Marks::new()
+    }
+}
+
+/// Why a run of the CPU ended (always at an instruction boundary).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunEnd {
+    /// The next instruction is at a marked address (not run).
+    Marked,
+    /// The CPU's T-state count reached the limit it was given.
+    Limit,
+    /// The bus raised its signal during the last instruction.
+    Signal,
+    /// The CPU executed HALT and waits for an interrupt.
+    Halt,
+}
+
+/// The CPU of a machine: one of the cores, behind one set of methods.
+pub struct Cpu(iz80::Iz80);
+
+impl Cpu {
+    /// A Z80 as after power-on.
+    pub fn new() -> Cpu {
+        Cpu(iz80::Iz80::new())
+    }
+
+    /// Every register.
+    pub fn regs(&self) -> Regs {
+        self.0.regs()
+    }
+
+    /// Sets every register (and leaves the CPU not halted).
+    pub fn set_regs(&mut self, regs: &Regs) {
+        self.0.set_regs(regs)
+    }
+
+    #[inline]
+    pub fn pc(&self) -> u16 {
+        self.0.pc()
+    }
+
+    pub fn set_pc(&mut self, pc: u16) {
+        self.0.set_pc(pc)
+    }
+
+    #[inline]
+    pub fn sp(&self) -> u16 {
+        self.0.sp()
+    }
+
+    /// The flags register.
+    pub fn f(&self) -> u8 {
+        self.0.f()
+    }
+
+    pub fn set_sp(&mut self, sp: u16) {
+        self.0.set_sp(sp)
+    }
+
+    /// T-states the CPU has run since power-on.
+    #[inline]
+    pub fn tstates(&self) -> u64 {
+        self.0.tstates()
+    }
+
+    /// Is the CPU halted (waiting for an interrupt)?
+    pub fn halted(&self) -> bool {
+        self.0.halted()
+    }
+
+    /// The address of the last instruction begun (for fault reports).
+    pub fn last_pc(&self) -> u16 {
+        self.0.last_pc()
+    }
+
+    /// Runs from the current PC until `until` T-states (the CPU's own
+    /// count), a marked address, a bus signal or a HALT. The instruction at
+    /// the current PC runs even if its address is marked.
+    pub fn run<B: Bus>(&mut self, bus: &mut B, marks: &Marks, until: u64) -> RunEnd {
+        self.0.run(bus, marks, until)
+    }
+
+    /// Runs one instruction, marks or not.
+    pub fn step<B: Bus>(&mut self, bus: &mut B) {
+        self.0.step(bus)
+    }
+
+    /// Accepts a mode 1 interrupt: PC pushed, interrupts off, PC = 0x0038.
+    /// Returns false if the CPU cannot accept one now (interrupts off, or
+    /// just after `EI`).
+    pub fn interrupt_im1<B: Bus>(&mut self, bus: &mut B) -> bool {
+        self.0.interrupt_im1(bus)
+    }
+}
+
+impl Default for Cpu {
+    fn default() -> Self {
+        Cpu::new()
+    }
+}
+
+/// Is the instruction at `pc` a jump to itself whose condition holds for
+/// the flags `f`, so that the CPU will run it forever? `code(i)` reads the
+/// byte at `pc + i`. (A jump does not change the flags: a condition that
+/// holds once holds for ever.)
+pub fn is_self_jump(pc: u16, f: u8, code: impl Fn(u16) -> u8) -> bool {
+    let op = code(0);
+    let target = || u16::from_le_bytes([code(1), code(2)]);
+    match op {
+        0xC3 => target() == pc,
+        0xC2 | 0xCA | 0xD2 | 0xDA | 0xE2 | 0xEA | 0xF2 | 0xFA => {
+            target() == pc && condition(f, (op >> 3) & 7)
+        }
+        0x18 => code(1) == 0xFE,
+        0x20 | 0x28 | 0x30 | 0x38 => code(1) == 0xFE && condition(f, (op >> 3) & 3),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn conditions_follow_the_flags() {
+        let regs = |f: u8| Regs {
+            af: u16::from(f),
+            ..Regs::default()
+        };
+        // NZ Z NC C PO PE P M
+        assert_eq!(
+            (0..8)
+                .map(|cc| regs(0x40).condition(cc))
+                .collect::<Vec<_>>(),
+            [false, true, true, false, true, false, true, false]
+        );
+        assert!(regs(0x01).condition(3) && regs(0x04).condition(5) && regs(0x80).condition(7));
+    }
+
+    #[test]
+    fn self_jumps_are_recognised_only_when_taken() {
+        let code = |b: [u8; 3]| move |i: u16| b[usize::from(i)];
+        assert!(is_self_jump(0x4000, 0, code([0x18, 0xFE, 0])));
+        assert!(!is_self_jump(0x4000, 0, code([0x18, 0xFD, 0])));
+        // JR Z,$ with Z clear falls through; with Z set it loops.
+        assert!(!is_self_jump(0x4000, 0, code([0x28, 0xFE, 0])));
+        assert!(is_self_jump(0x4000, 0x40, code([0x28, 0xFE, 0])));
+        // JP Z,42C0 at 42C0 (1K ZX Chess's dead end).
+        assert!(is_self_jump(0x42C0, 0x40, code([0xCA, 0xC0, 0x42])));
+        assert!(!is_self_jump(0x42C0, 0x00, code([0xCA, 0xC0, 0x42])));
+        assert!(!is_self_jump(0x42C0, 0x40, code([0xCA, 0xC1, 0x42])));
+        assert!(!is_self_jump(0x42C0, 0x40, code([0x00, 0xC0, 0x42])));
+    }
+}

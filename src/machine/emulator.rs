@@ -1,0 +1,439 @@
+//! One run loop for every machine: a CPU on a machine's bus, the clock,
+//! the T-state budget, watches, breakpoints, Rust traps, calls that return,
+//! and the self-jump and HALT detectors.
+//!
+//! A machine (ZX81, Spectrum) is an [`Emulator`] over its [`Bus`] plus its
+//! [`Devices`]: what happens at its frame boundary (FRAMES, the interrupt),
+//! what its ROM routines do, and what it checks after the CPU ran.
+//!
+//! # Time
+//! Machine time ([`Emulator::tstates`]) is what the CPU ran plus what it did
+//! not run but would have taken: high-level ROM routines and traps
+//! (charged, [`Emulator::estimated_tstates`]) and the time skipped while a
+//! program idles waiting for a person ([`Emulator::idle`]). Budgets count
+//! busy time: machine time less idle time.
+//!
+//! # The loop
+//! At each stop of the CPU the loop takes the machine's event if it is due,
+//! looks at the address about to run (return of a call, breakpoint, watch,
+//! trap, ROM), runs the CPU until the next event or the budget, then lets the
+//! machine look (its clock, its signals), checks for a program that can never
+//! move again (a jump to itself taken, a HALT nothing will end) and the
+//! budget. The CPU stops only there: at marked addresses, at the event or
+//! budget boundary, on a bus signal or a HALT.
+
+use super::cpu::{self, Bus, Cpu, Marks, Memory, Regs, RunEnd};
+use super::{Stop, Watches};
+
+/// How execution goes on after a trap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resume {
+    /// Return to the caller (`RET`), the routine having taken `tstates`.
+    Return { tstates: u64 },
+    /// Continue at the PC the trap left (if it left the trap's own address,
+    /// the Z80 code there runs), the trap having taken `tstates`.
+    Continue { tstates: u64 },
+    /// End the run with this stop, PC left at the trap (the next run calls
+    /// the trap again).
+    Stop(Stop),
+}
+
+/// Glue code written in Rust that runs in place of the Z80 code at an
+/// address: it gets the registers and the memory, and says how to go on.
+/// Any `FnMut(&mut Regs, &mut dyn Memory) -> Resume + Send` is one.
+pub trait Trap: Send {
+    fn run(&mut self, regs: &mut Regs, memory: &mut dyn Memory) -> Resume;
+}
+
+impl<F> Trap for F
+where
+    F: FnMut(&mut Regs, &mut dyn Memory) -> Resume + Send,
+{
+    fn run(&mut self, regs: &mut Regs, memory: &mut dyn Memory) -> Resume {
+        self(regs, memory)
+    }
+}
+
+/// What a machine adds to the run loop.
+pub trait Devices<B: Bus> {
+    /// Machine time of the next event (frame tick, interrupt): the CPU stops
+    /// there.
+    fn next_event(&self) -> u64;
+    /// The event is due: take it (and move [`next_event`](Self::next_event)
+    /// past now).
+    fn event(&mut self, emu: &mut Emulator<B>) -> Option<Stop>;
+    /// Execution reached a non-executable address (see
+    /// [`Bus::executable`]): perform the ROM routine there or name the fault.
+    fn rom(&mut self, emu: &mut Emulator<B>, pc: u16) -> Option<Stop>;
+    /// After every run of the CPU or trap: the machine's clock and signals.
+    fn after(&mut self, emu: &mut Emulator<B>) -> Option<Stop>;
+    /// Would an interrupt ever end a HALT now?
+    fn wakes_halt(&self, emu: &Emulator<B>) -> bool;
+}
+
+/// The address calls made from Rust return to: the last byte of the ROM,
+/// which no program runs. OURS, not a ROM entry point of either machine.
+pub const CALL_RETURN: u16 = 0x3FFF;
+
+/// A CPU on a bus, with everything the run loop keeps.
+pub struct Emulator<B: Bus> {
+    cpu: Cpu,
+    bus: B,
+    marks: Marks,
+    watches: Watches,
+    traps: Vec<(u16, Box<dyn Trap>)>,
+    /// T-states not run by the CPU: high-level routines and idle time.
+    extra: u64,
+    /// The part of `extra` skipped while the program waited.
+    idle: u64,
+    /// The stack pointer a call from Rust returns with.
+    call_sp: Option<u16>,
+}
+
+enum Visit {
+    Stop(Stop),
+    /// A trap or ROM routine ran instead of the instruction.
+    Trapped,
+    /// Run the instruction.
+    Run,
+}
+
+impl<B: Bus> Emulator<B> {
+    /// A CPU as after power-on on `bus`.
+    pub fn new(bus: B) -> Emulator<B> {
+        let mut emu = Emulator {
+            cpu: Cpu::new(),
+            bus,
+            marks: Marks::new(),
+            watches: Watches::default(),
+            traps: Vec::new(),
+            extra: 0,
+            idle: 0,
+            call_sp: None,
+        };
+        emu.remap();
+        emu
+    }
+
+    /// Marks again what is not executable (after the memory map changed).
+    pub fn remap(&mut self) {
+        for addr in 0..=u16::MAX {
+            if self.bus.executable(addr) {
+                self.marks.clear(addr, Marks::ROM);
+            } else {
+                self.marks.set(addr, Marks::ROM);
+            }
+        }
+    }
+
+    /// The machine's bus.
+    pub fn bus(&self) -> &B {
+        &self.bus
+    }
+
+    pub fn bus_mut(&mut self) -> &mut B {
+        &mut self.bus
+    }
+
+    pub fn peek(&self, addr: u16) -> u8 {
+        self.bus.peek(addr)
+    }
+
+    pub fn peek16(&self, addr: u16) -> u16 {
+        self.bus.peek16(addr)
+    }
+
+    pub fn poke(&mut self, addr: u16, value: u8) {
+        self.bus.poke(addr, value)
+    }
+
+    pub fn poke16(&mut self, addr: u16, value: u16) {
+        self.bus.poke16(addr, value)
+    }
+
+    /// Every register.
+    pub fn regs(&self) -> Regs {
+        self.cpu.regs()
+    }
+
+    /// Sets every register.
+    pub fn set_regs(&mut self, regs: &Regs) {
+        self.cpu.set_regs(regs)
+    }
+
+    pub fn pc(&self) -> u16 {
+        self.cpu.pc()
+    }
+
+    pub fn sp(&self) -> u16 {
+        self.cpu.sp()
+    }
+
+    /// The flags register.
+    pub fn f(&self) -> u8 {
+        self.cpu.f()
+    }
+
+    /// Continues execution at `pc` with the stack pointer at `sp`.
+    pub fn jump(&mut self, pc: u16, sp: u16) {
+        self.cpu.set_pc(pc);
+        self.cpu.set_sp(sp);
+    }
+
+    /// Pushes a word, as `PUSH` or `CALL` would.
+    pub fn push(&mut self, value: u16) {
+        let sp = self.cpu.sp().wrapping_sub(2);
+        self.bus.poke16(sp, value);
+        self.cpu.set_sp(sp);
+    }
+
+    /// Pops a word.
+    pub fn pop(&mut self) -> u16 {
+        let sp = self.cpu.sp();
+        self.cpu.set_sp(sp.wrapping_add(2));
+        self.bus.peek16(sp)
+    }
+
+    /// Returns from a high-level routine that took `tstates`: `RET`.
+    pub fn ret(&mut self, tstates: u64) {
+        let to = self.pop();
+        self.cpu.set_pc(to);
+        self.charge(tstates);
+    }
+
+    /// Runs one instruction at PC whatever is marked there (for the few
+    /// instructions a machine feeds the CPU itself, such as an interrupt
+    /// handler's `EI; RET`).
+    pub fn step(&mut self) {
+        self.cpu.step(&mut self.bus)
+    }
+
+    /// Accepts a mode 1 interrupt (PC pushed, PC = 0x0038), if the CPU can.
+    pub fn interrupt_im1(&mut self) -> bool {
+        self.cpu.interrupt_im1(&mut self.bus)
+    }
+
+    /// Is the CPU halted?
+    pub fn halted(&self) -> bool {
+        self.cpu.halted()
+    }
+
+    /// Machine time: T-states since power-on, high-level routines and idle
+    /// time included.
+    pub fn tstates(&self) -> u64 {
+        self.cpu.tstates() + self.extra
+    }
+
+    /// T-states the CPU or a high-level routine ran (idle time excluded).
+    pub fn busy_tstates(&self) -> u64 {
+        self.tstates() - self.idle
+    }
+
+    /// The part of [`busy_tstates`](Self::busy_tstates) that is charged by
+    /// high-level routines rather than run by the CPU.
+    pub fn estimated_tstates(&self) -> u64 {
+        self.extra - self.idle
+    }
+
+    /// Adds the time of a high-level routine.
+    pub fn charge(&mut self, tstates: u64) {
+        self.extra += tstates;
+    }
+
+    /// Skips time in which the program only waits (for a key).
+    pub fn idle(&mut self, tstates: u64) {
+        self.extra += tstates;
+        self.idle += tstates;
+    }
+
+    /// Counts how often execution reaches each of `addrs` (replacing any
+    /// earlier watches; counts restart at zero).
+    pub fn watch(&mut self, addrs: &[u16]) {
+        for addr in self.watches.addrs() {
+            self.marks.clear(addr, Marks::WATCH);
+        }
+        self.watches = Watches::new(addrs);
+        for &addr in addrs {
+            self.marks.set(addr, Marks::WATCH);
+        }
+    }
+
+    /// How often execution reached the `i`-th watched address.
+    pub fn hits(&self, i: usize) -> u64 {
+        self.watches.hits(i)
+    }
+
+    /// Runs `trap` whenever execution reaches `addr`, instead of the code
+    /// there (replacing any trap at `addr`). Traps come before ROM routines.
+    pub fn trap(&mut self, addr: u16, trap: impl Trap + 'static) {
+        self.traps.retain(|(a, _)| *a != addr);
+        self.traps.push((addr, Box::new(trap)));
+        self.marks.set(addr, Marks::TRAP);
+    }
+
+    /// Removes the trap at `addr`, if any.
+    pub fn untrap(&mut self, addr: u16) {
+        self.traps.retain(|(a, _)| *a != addr);
+        self.marks.clear(addr, Marks::TRAP);
+    }
+
+    /// Runs until a named stop, and also stops with [`Stop::Breakpoint`]
+    /// when execution is about to run the instruction at `breakpoint` (not
+    /// counting the one it starts at). The budget: [`Stop::BudgetExhausted`]
+    /// at the first instruction boundary where `budget` T-states of busy
+    /// time have passed (so at most one instruction, or one high-level
+    /// routine, past it).
+    pub fn run<D: Devices<B>>(
+        &mut self,
+        dev: &mut D,
+        budget: u64,
+        breakpoint: Option<u16>,
+    ) -> Stop {
+        if let Some(bp) = breakpoint {
+            self.marks.set(bp, Marks::BREAK);
+        }
+        let stop = self.run_loop(dev, budget, breakpoint);
+        if let Some(bp) = breakpoint {
+            self.marks.clear(bp, Marks::BREAK);
+        }
+        stop
+    }
+
+    /// Calls the routine at `entry` as a `CALL` from [`CALL_RETURN`] would,
+    /// with the registers as they are, and runs until it returns
+    /// ([`Stop::Returned`], PC left at [`CALL_RETURN`]) or stops otherwise.
+    pub fn call<D: Devices<B>>(&mut self, dev: &mut D, entry: u16, budget: u64) -> Stop {
+        let sp = self.cpu.sp();
+        self.push(CALL_RETURN);
+        self.cpu.set_pc(entry);
+        self.call_sp = Some(sp);
+        self.marks.set(CALL_RETURN, Marks::RETURN);
+        let stop = self.run(dev, budget, None);
+        self.marks.clear(CALL_RETURN, Marks::RETURN);
+        self.call_sp = None;
+        stop
+    }
+
+    fn run_loop<D: Devices<B>>(
+        &mut self,
+        dev: &mut D,
+        budget: u64,
+        breakpoint: Option<u16>,
+    ) -> Stop {
+        let limit = self.busy_tstates().saturating_add(budget);
+        let mut first = true;
+        loop {
+            if self.tstates() >= dev.next_event()
+                && let Some(stop) = dev.event(self)
+            {
+                return stop;
+            }
+            let pc = self.cpu.pc();
+            let mark = self.marks.at(pc);
+            let visit = if mark == 0 {
+                Visit::Run
+            } else {
+                self.visit(dev, pc, mark, first, breakpoint)
+            };
+            first = false;
+            match visit {
+                Visit::Stop(stop) => return stop,
+                Visit::Trapped => {}
+                Visit::Run => {
+                    if let Some(stop) = self.segment(dev, limit) {
+                        return stop;
+                    }
+                }
+            }
+            if let Some(stop) = dev.after(self) {
+                return stop;
+            }
+            if let Some(stop) = self.stuck(dev) {
+                return stop;
+            }
+            if self.busy_tstates() >= limit {
+                return Stop::BudgetExhausted { pc: self.cpu.pc() };
+            }
+        }
+    }
+
+    /// What happens at a marked address before the instruction there runs.
+    fn visit<D: Devices<B>>(
+        &mut self,
+        dev: &mut D,
+        pc: u16,
+        mark: u8,
+        first: bool,
+        breakpoint: Option<u16>,
+    ) -> Visit {
+        if mark & Marks::RETURN != 0 && self.call_sp == Some(self.cpu.sp()) {
+            return Visit::Stop(Stop::Returned);
+        }
+        if mark & Marks::BREAK != 0 && !first && breakpoint == Some(pc) {
+            return Visit::Stop(Stop::Breakpoint { pc });
+        }
+        if mark & Marks::WATCH != 0 {
+            self.watches.visit(pc);
+        }
+        if mark & Marks::TRAP != 0 {
+            return self.run_trap(pc);
+        }
+        if mark & Marks::ROM != 0 {
+            return match dev.rom(self, pc) {
+                Some(stop) => Visit::Stop(stop),
+                None => Visit::Trapped,
+            };
+        }
+        Visit::Run
+    }
+
+    fn run_trap(&mut self, pc: u16) -> Visit {
+        let Some((_, trap)) = self.traps.iter_mut().find(|(a, _)| *a == pc) else {
+            return Visit::Run;
+        };
+        let mut regs = self.cpu.regs();
+        let resume = trap.run(&mut regs, &mut self.bus);
+        self.cpu.set_regs(&regs);
+        match resume {
+            Resume::Return { tstates } => {
+                self.ret(tstates);
+                Visit::Trapped
+            }
+            Resume::Continue { tstates } => {
+                self.charge(tstates);
+                if regs.pc == pc {
+                    Visit::Run
+                } else {
+                    Visit::Trapped
+                }
+            }
+            Resume::Stop(stop) => Visit::Stop(stop),
+        }
+    }
+
+    /// Runs the CPU until the next event or the budget's end.
+    fn segment<D: Devices<B>>(&mut self, dev: &D, limit: u64) -> Option<Stop> {
+        let until = dev.next_event().min(limit.saturating_add(self.idle));
+        let end = self
+            .cpu
+            .run(&mut self.bus, &self.marks, until.saturating_sub(self.extra));
+        if let Some(fault) = self.bus.take_fault() {
+            return Some(Stop::Fault(fault.at(self.cpu.last_pc())));
+        }
+        debug_assert!(end != RunEnd::Halt || self.cpu.halted());
+        None
+    }
+
+    /// A program that can never do anything else: a HALT nothing will end,
+    /// or a jump to itself whose condition holds.
+    fn stuck<D: Devices<B>>(&self, dev: &D) -> Option<Stop> {
+        if self.cpu.halted() {
+            return (!dev.wakes_halt(self)).then(|| Stop::Halted {
+                pc: self.cpu.last_pc(),
+            });
+        }
+        let pc = self.cpu.pc();
+        let code = |i: u16| self.bus.peek(pc.wrapping_add(i));
+        cpu::is_self_jump(pc, self.cpu.f(), code).then_some(Stop::Stuck { pc })
+    }
+}

@@ -1,0 +1,671 @@
+//! A headless 48K ZX Spectrum without its ROM.
+//!
+//! # Memory map
+//! - `0x0000..=0x3FFF`: the 16K ROM. We have no ROM image: writes are
+//!   ignored (as on the real machine), a data read stops the run with
+//!   [`Fault::RomRead`], and execution there is one of the routines of
+//!   [`rom`] or a [`Fault::RomCall`].
+//! - `0x4000..=0xFFFF`: 48K of RAM (display file at 0x4000, attributes at
+//!   0x5800, system variables at 0x5C00, BASIC from 0x5CCB).
+//!
+//! # The interrupt
+//! Every [`FRAME_TSTATES`] the ULA interrupts the CPU; in mode 1 the ROM's
+//! handler advances the 3-byte FRAMES (23672) and runs KEYBOARD, which puts
+//! a newly pressed key's code into LAST_K (23560) and sets bit 5 of FLAGS
+//! (23611). Here a key typed with [`Spectrum48::type_keys`] is delivered by
+//! one interrupt, one key per interrupt, and only once the program has read
+//! LAST_K as 0 since the previous key (it waits; ChesSkelet clears LAST_K
+//! before it polls, so a key delivered earlier would be lost). The interrupt
+//! is taken by the CPU (return address pushed, IFF cleared) and the
+//! handler's closing `EI; RET` is fed to it from the ROM's address. A HALT
+//! waits for it; with interrupts off (or in a mode other than 1) a HALT is
+//! [`Stop::Halted`] at once.
+//!
+//! The ROM routines are in [`rom`], `RST 16` printing in [`print`], tapes in
+//! [`tap`], snapshots in [`snapshot`].
+//!
+//! Not emulated: the display bitmap (the screen is the text the print trap
+//! received), the lower screen, sound, tape signals, and the contention of
+//! the lower 16K of RAM by the ULA (code and data there run at full speed).
+
+pub mod print;
+pub mod rom;
+pub mod snapshot;
+pub mod tap;
+
+use std::cell::Cell;
+use std::collections::VecDeque;
+use std::ops::{Deref, DerefMut};
+
+use super::cpu::{Bus, Memory};
+use super::emulator::{Devices, Emulator};
+use super::{Fault, MachineError, Stop, TextScreen};
+
+pub use super::cpu::Regs;
+pub use print::Printer;
+pub use rom::{CHAN_OPEN, CL_ALL, PRINT_A, PRINT_OUT};
+
+/// The channel area as the ROM sets it up at power-on (copied from its
+/// initial channel data), at [`CHANNELS`]: K, S, R, P, each output address,
+/// input address, letter; then the end marker. PROG follows at 0x5CCB.
+pub const CHANNEL_DATA: [u8; 21] = [
+    0xF4, 0x09, 0xA8, 0x10, b'K', // keyboard / lower screen
+    0xF4, 0x09, 0xC4, 0x15, b'S', // upper screen
+    0x81, 0x0F, 0xC4, 0x15, b'R', // workspace
+    0xF4, 0x09, 0xC4, 0x15, b'P', // printer
+    0x80,
+];
+/// Where the channel area starts on a 48K machine without microdrives.
+pub const CHANNELS: u16 = 0x5CB6;
+/// The initial stream table (streams −3..3 → K, S, R, K, K, S, P).
+const STREAM_DATA: [u8; 14] = [1, 0, 6, 0, 11, 0, 1, 0, 1, 0, 6, 0, 16, 0];
+/// The IM 1 interrupt vector.
+pub const IRQ_VECTOR: u16 = 0x0038;
+
+/// First byte of RAM.
+pub const RAM_START: u16 = 0x4000;
+/// Size of the RAM.
+pub const RAM_SIZE: usize = 0xC000;
+/// Where the ROM puts a BASIC program (PROG on a machine without
+/// microdrives).
+pub const BASIC_START: u16 = 0x5CCB;
+
+/// System variables used here (ZX Spectrum manual, chapter 25).
+pub mod sysvar {
+    pub const LAST_K: u16 = 23560;
+    pub const FLAGS: u16 = 23611;
+    pub const TV_FLAG: u16 = 23612;
+    pub const ERR_SP: u16 = 23613;
+    pub const FRAMES: u16 = 23672;
+    pub const S_POSN: u16 = 23688;
+    pub const DF_CC: u16 = 23684;
+    pub const ATTR_P: u16 = 23693;
+    pub const P_FLAG: u16 = 23697;
+    pub const RAMTOP: u16 = 23730;
+    pub const P_RAMT: u16 = 23732;
+    /// Stream table: 7 offsets (streams −3..3) into the channel area.
+    pub const STRMS: u16 = 23568;
+    /// Start of the channel area (5 bytes per channel).
+    pub const CHANS: u16 = 23631;
+    /// The channel in use: `RST 16` jumps to its output address.
+    pub const CURCHL: u16 = 23633;
+    /// IY always points here while the ROM is in charge.
+    pub const IY_BASE: u16 = 0x5C3A;
+}
+
+/// Z80 clock of the 48K Spectrum.
+pub const CLOCK_HZ: u64 = 3_500_000;
+/// T-states per 50 Hz frame (one interrupt each).
+pub const FRAME_TSTATES: u64 = 69_888;
+/// T-states charged for the ROM's interrupt handler beyond what the CPU runs
+/// itself (acceptance, `EI`, `RET`): an estimate of MASK-INT plus KEYBOARD's
+/// scan of the eight half-rows with no key down, not an instruction count.
+pub const IRQ_HANDLER_TSTATES: u64 = 1_000;
+
+/// The address space as the CPU sees it: the 48K of RAM (in a 64K array,
+/// the ROM's part unused), the handler's `EI; RET` during an interrupt, and
+/// what the running program did that the machine must notice.
+pub struct SpectrumBus {
+    mem: Box<[u8; 0x10000]>,
+    fault: Cell<Option<Fault>>,
+    ignored_rom_writes: u64,
+    /// The program read LAST_K as 0 during the last instruction.
+    polled_now: Cell<bool>,
+    /// The program has read LAST_K as 0 since the last key was delivered.
+    waiting: Cell<bool>,
+    /// An interrupt is being taken: the ROM handler's `EI; RET` is read at
+    /// the vector.
+    in_irq: bool,
+}
+
+impl SpectrumBus {
+    fn new() -> SpectrumBus {
+        SpectrumBus {
+            mem: Box::new([0; 0x10000]),
+            fault: Cell::new(None),
+            ignored_rom_writes: 0,
+            polled_now: Cell::new(false),
+            waiting: Cell::new(false),
+            in_irq: false,
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn read_rom(&self, address: u16) -> u8 {
+        match address {
+            IRQ_VECTOR if self.in_irq => 0xFB, // EI
+            0x0039 if self.in_irq => 0xC9,     // RET
+            _ => {
+                if self.fault.get().is_none() {
+                    self.fault.set(Some(Fault::RomRead {
+                        addr: address,
+                        pc: 0,
+                    }));
+                }
+                0xFF
+            }
+        }
+    }
+}
+
+impl Memory for SpectrumBus {
+    /// ROM reads as 0xFF: we have no image.
+    fn peek(&self, addr: u16) -> u8 {
+        if addr >= RAM_START {
+            self.mem[usize::from(addr)]
+        } else {
+            0xFF
+        }
+    }
+
+    fn poke(&mut self, addr: u16, value: u8) {
+        if addr >= RAM_START {
+            self.mem[usize::from(addr)] = value;
+        }
+    }
+}
+
+impl Bus for SpectrumBus {
+    #[inline]
+    fn read(&self, address: u16) -> u8 {
+        if address >= RAM_START {
+            let v = self.mem[usize::from(address)];
+            if address == sysvar::LAST_K && v == 0 {
+                self.polled_now.set(true);
+                self.waiting.set(true);
+            }
+            v
+        } else {
+            self.read_rom(address)
+        }
+    }
+
+    #[inline]
+    fn write(&mut self, address: u16, value: u8) {
+        if address >= RAM_START {
+            self.mem[usize::from(address)] = value;
+        } else {
+            self.ignored_rom_writes += 1;
+        }
+    }
+
+    #[inline]
+    fn signalled(&self) -> bool {
+        self.polled_now.get() || self.fault.get().is_some()
+    }
+
+    fn take_fault(&mut self) -> Option<Fault> {
+        self.fault.take()
+    }
+
+    fn executable(&self, addr: u16) -> bool {
+        addr >= RAM_START
+    }
+}
+
+/// What the Spectrum keeps besides CPU and memory: the printed screen, the
+/// interrupt's clock, the keys waiting to be pressed.
+pub(crate) struct SpectrumDevices {
+    printer: Printer,
+    next_irq_at: u64,
+    keys: VecDeque<u8>,
+    interrupts: u64,
+}
+
+impl SpectrumDevices {
+    /// The 50 Hz interrupt, if the CPU takes it now.
+    fn interrupt(&mut self, emu: &mut Emulator<SpectrumBus>) -> Option<Stop> {
+        while self.next_irq_at <= emu.tstates() {
+            self.next_irq_at += FRAME_TSTATES;
+        }
+        let regs = emu.regs();
+        if !regs.iff1 {
+            return None;
+        }
+        if regs.im != 1 {
+            return Some(Stop::Fault(Fault::InterruptMode {
+                mode: regs.im,
+                pc: regs.pc,
+            }));
+        }
+        if !emu.interrupt_im1() {
+            // Just after EI: the CPU lets the INT pulse pass.
+            return None;
+        }
+        emu.bus_mut().in_irq = true;
+        emu.step(); // EI
+        emu.step(); // RET
+        emu.bus_mut().in_irq = false;
+        if let Some(fault) = emu.bus_mut().take_fault() {
+            return Some(Stop::Fault(fault.at(IRQ_VECTOR)));
+        }
+        emu.charge(IRQ_HANDLER_TSTATES);
+        self.interrupts += 1;
+        self.mask_int(emu);
+        None
+    }
+
+    /// What the ROM's handler does: FRAMES up by one (three bytes), and
+    /// KEYBOARD's new key into LAST_K with FLAGS bit 5 set.
+    fn mask_int(&mut self, emu: &mut Emulator<SpectrumBus>) {
+        let frames = frames(emu.bus()).wrapping_add(1) & 0xFF_FFFF;
+        emu.poke16(sysvar::FRAMES, frames as u16);
+        emu.poke(sysvar::FRAMES + 2, (frames >> 16) as u8);
+        if emu.bus().waiting.get()
+            && let Some(key) = self.keys.pop_front()
+        {
+            emu.poke(sysvar::LAST_K, key);
+            let flags = emu.peek(sysvar::FLAGS);
+            emu.poke(sysvar::FLAGS, flags | 0x20);
+            emu.bus().waiting.set(false);
+        }
+    }
+}
+
+impl Devices<SpectrumBus> for SpectrumDevices {
+    fn next_event(&self) -> u64 {
+        self.next_irq_at
+    }
+
+    fn event(&mut self, emu: &mut Emulator<SpectrumBus>) -> Option<Stop> {
+        self.interrupt(emu)
+    }
+
+    fn rom(&mut self, emu: &mut Emulator<SpectrumBus>, pc: u16) -> Option<Stop> {
+        rom::call(self, emu, pc)
+    }
+
+    /// A poll of an empty LAST_K: with no key to come the program waits for
+    /// a person; otherwise nothing but time changes until the interrupt that
+    /// brings the next key, so it is skipped.
+    fn after(&mut self, emu: &mut Emulator<SpectrumBus>) -> Option<Stop> {
+        if !emu.bus().polled_now.replace(false) {
+            return None;
+        }
+        if self.keys.is_empty() {
+            return Some(Stop::WaitingForKey);
+        }
+        let now = emu.tstates();
+        if self.next_irq_at > now && emu.regs().iff1 {
+            emu.idle(self.next_irq_at - now);
+        }
+        None
+    }
+
+    fn wakes_halt(&self, emu: &Emulator<SpectrumBus>) -> bool {
+        let regs = emu.regs();
+        regs.iff1 && regs.im == 1
+    }
+}
+
+/// The 24-bit FRAMES counter in `mem`.
+fn frames(mem: &impl Memory) -> u32 {
+    u32::from(mem.peek16(sysvar::FRAMES)) | (u32::from(mem.peek(sysvar::FRAMES + 2)) << 16)
+}
+
+/// An emulated 48K ZX Spectrum with a program loaded. Its memory,
+/// registers, clock, watches and traps are those of the [`Emulator`] it
+/// dereferences to; running it goes through its own
+/// [`run`](Spectrum48::run), [`run_to`](Spectrum48::run_to) and
+/// [`call`](Spectrum48::call).
+pub struct Spectrum48 {
+    emu: Emulator<SpectrumBus>,
+    dev: SpectrumDevices,
+}
+
+impl Spectrum48 {
+    /// A 48K Spectrum as the ROM leaves it after power-on (RAM zero, system
+    /// variables of a fresh machine), with no program.
+    pub fn new() -> Spectrum48 {
+        let mut zx = Spectrum48 {
+            emu: Emulator::new(SpectrumBus::new()),
+            dev: SpectrumDevices {
+                printer: Printer::default(),
+                next_irq_at: FRAME_TSTATES,
+                keys: VecDeque::new(),
+                interrupts: 0,
+            },
+        };
+        zx.poke(sysvar::ATTR_P, 0x38);
+        zx.poke16(sysvar::RAMTOP, 0xFF57);
+        zx.poke16(sysvar::P_RAMT, 0xFFFF);
+        zx.poke(sysvar::FLAGS, 0x0C);
+        for (i, &b) in STREAM_DATA.iter().enumerate() {
+            zx.poke(sysvar::STRMS + i as u16, b);
+        }
+        for (i, &b) in CHANNEL_DATA.iter().enumerate() {
+            zx.poke(CHANNELS + i as u16, b);
+        }
+        zx.poke16(sysvar::CHANS, CHANNELS);
+        zx.poke16(sysvar::CURCHL, CHANNELS);
+        for a in 0x5800..0x5B00 {
+            zx.poke(a, 0x38);
+        }
+        let regs = Regs {
+            iy: sysvar::IY_BASE,
+            i: 0x3F,
+            sp: 0xFF4A,
+            iff1: true,
+            iff2: true,
+            im: 1,
+            ..zx.regs()
+        };
+        zx.set_regs(regs);
+        zx
+    }
+
+    /// Loads a tape or a snapshot, telling the format by content and size,
+    /// not by a file name: a `.tap` whose blocks chain exactly to its end
+    /// with good checksums, else a `.sna` (exactly 49,179 bytes), else a
+    /// `.z80`.
+    ///
+    /// # Errors
+    /// [`MachineError::BadTape`]: the loader's error for the format
+    /// recognised, or, if none is, why it is none of the three.
+    pub fn load(bytes: &[u8]) -> Result<Spectrum48, MachineError> {
+        let tap = match tap::tap_blocks(bytes) {
+            Ok(_) => return Spectrum48::load_tap(bytes),
+            Err(MachineError::BadTape(why)) => why,
+            Err(e) => return Err(e),
+        };
+        if bytes.len() == snapshot::SNA_LEN {
+            return Spectrum48::load_sna(bytes);
+        }
+        Spectrum48::load_z80(bytes).map_err(|z80| {
+            MachineError::BadTape(format!(
+                "neither a .tap ({tap}), a .sna ({} bytes, not {}) nor a .z80 ({})",
+                bytes.len(),
+                snapshot::SNA_LEN,
+                z80.to_string().trim_start_matches("bad tape: ")
+            ))
+        })
+    }
+
+    /// Replaces the 48K of RAM (a snapshot's).
+    fn load_ram(&mut self, ram: &[u8]) {
+        for (i, &b) in ram.iter().enumerate().take(RAM_SIZE) {
+            self.poke(RAM_START + i as u16, b);
+        }
+    }
+
+    /// Sets every register (PC and SP included).
+    pub fn set_regs(&mut self, v: Regs) {
+        self.emu.set_regs(&v)
+    }
+
+    /// Interrupts enabled (IFF1) and the interrupt mode.
+    pub fn interrupt_mode(&self) -> (bool, u8) {
+        let regs = self.emu.regs();
+        (regs.iff1, regs.im)
+    }
+
+    /// The 24-bit FRAMES counter.
+    pub fn frames(&self) -> u32 {
+        frames(self.emu.bus())
+    }
+
+    /// Interrupts taken so far.
+    pub fn interrupts(&self) -> u64 {
+        self.dev.interrupts
+    }
+
+    /// Writes to the ROM area ignored so far.
+    pub fn ignored_rom_writes(&self) -> u64 {
+        self.emu.bus().ignored_rom_writes
+    }
+
+    /// The text printed on the screen.
+    pub fn screen(&self) -> TextScreen {
+        self.dev.printer.screen().clone()
+    }
+
+    /// Was the cell printed with BRIGHT 1?
+    pub fn bright(&self, row: usize, col: usize) -> bool {
+        self.dev.printer.bright(row, col)
+    }
+
+    /// The print position (row, column) of the upper screen.
+    pub fn print_position(&self) -> (usize, usize) {
+        self.dev.printer.position()
+    }
+
+    /// Keys not yet delivered.
+    pub fn pending_keys(&self) -> usize {
+        self.dev.keys.len()
+    }
+
+    /// Forgets keys not yet delivered.
+    pub fn clear_keys(&mut self) {
+        self.dev.keys.clear();
+    }
+
+    /// Queues keys to be pressed one by one, as the ROM's keyboard routine
+    /// would report them in LAST_K: `a`–`z` and `0`–`9` as themselves, `A`–`Z`
+    /// (caps shift) as upper case, space, and `\n` for ENTER (13).
+    ///
+    /// # Errors
+    /// The first character that is not such a key.
+    pub fn type_keys(&mut self, keys: &str) -> Result<(), char> {
+        if let Some(bad) = keys
+            .chars()
+            .find(|&k| !(k.is_ascii_alphanumeric() || k == ' ' || k == '\n'))
+        {
+            return Err(bad);
+        }
+        self.dev
+            .keys
+            .extend(keys.bytes().map(|b| if b == b'\n' { 13 } else { b }));
+        Ok(())
+    }
+
+    /// Runs until a named stop, at most `budget` T-states of execution.
+    pub fn run(&mut self, budget: u64) -> Stop {
+        self.emu.run(&mut self.dev, budget, None)
+    }
+
+    /// Like [`run`](Self::run), and also stops with [`Stop::Breakpoint`]
+    /// when execution is about to run the instruction at `breakpoint`.
+    pub fn run_to(&mut self, budget: u64, breakpoint: Option<u16>) -> Stop {
+        self.emu.run(&mut self.dev, budget, breakpoint)
+    }
+
+    /// Calls the routine at `entry` and runs until it returns
+    /// ([`Stop::Returned`]) or stops otherwise.
+    pub fn call(&mut self, entry: u16, budget: u64) -> Stop {
+        self.emu.call(&mut self.dev, entry, budget)
+    }
+}
+
+impl Deref for Spectrum48 {
+    type Target = Emulator<SpectrumBus>;
+
+    fn deref(&self) -> &Emulator<SpectrumBus> {
+        &self.emu
+    }
+}
+
+impl DerefMut for Spectrum48 {
+    fn deref_mut(&mut self) -> &mut Emulator<SpectrumBus> {
+        &mut self.emu
+    }
+}
+
+impl Default for Spectrum48 {
+    fn default() -> Self {
+        Spectrum48::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A machine running `code` at 0x8000 with the stack at 0xFF00.
+    fn with_code(code: &[u8]) -> Spectrum48 {
+        let mut zx = Spectrum48::new();
+        for (i, &b) in code.iter().enumerate() {
+            zx.poke(0x8000 + i as u16, b);
+        }
+        zx.jump(0x8000, 0xFF00);
+        zx
+    }
+
+    #[test]
+    fn rst16_prints_and_keeps_registers() {
+        // ld a,'H'; ld bc,$1234; rst 16; ld a,'i'; rst 16; ld a,13; rst 16;
+        // ld a,22; rst 16; ld a,5; rst 16; ld a,7; rst 16; ld a,'*'; rst 16;
+        // jr $
+        let mut zx = with_code(&[
+            0x3E, b'H', 0x01, 0x34, 0x12, 0xD7, 0x3E, b'i', 0xD7, 0x3E, 13, 0xD7, 0x3E, 22, 0xD7,
+            0x3E, 5, 0xD7, 0x3E, 7, 0xD7, 0x3E, b'*', 0xD7, 0x18, 0xFE,
+        ]);
+        assert_eq!(zx.run(1_000_000), Stop::Stuck { pc: 0x8018 });
+        let s = zx.screen();
+        assert_eq!(s.row_text(0), "Hi");
+        assert_eq!(s.row_text(5), "       *");
+        assert_eq!(zx.print_position(), (5, 8));
+        let r = zx.regs();
+        assert_eq!((r.af >> 8, r.bc, r.sp), (u16::from(b'*'), 0x1234, 0xFF00));
+    }
+
+    #[test]
+    fn colour_codes_take_one_parameter() {
+        // BRIGHT 1, 'a', BRIGHT 0, 'b', INK 13 (parameter not printed), 'c'
+        let mut zx = with_code(&[
+            0x3E, 19, 0xD7, 0x3E, 1, 0xD7, 0x3E, b'a', 0xD7, 0x3E, 19, 0xD7, 0xAF, 0xD7, 0x3E,
+            b'b', 0xD7, 0x3E, 16, 0xD7, 0x3E, 13, 0xD7, 0x3E, b'c', 0xD7, 0x18, 0xFE,
+        ]);
+        assert!(matches!(zx.run(1_000_000), Stop::Stuck { .. }));
+        assert_eq!(zx.screen().row_text(0), "abc");
+        assert!(zx.bright(0, 0));
+        assert!(!zx.bright(0, 1));
+    }
+
+    #[test]
+    fn cls_leaves_registers_as_cl_all() {
+        // ld a,'x'; rst 16; call $0DAF; jr $
+        let mut zx = with_code(&[0x3E, b'x', 0xD7, 0xCD, 0xAF, 0x0D, 0x18, 0xFE]);
+        assert_eq!(zx.run(1_000_000), Stop::Stuck { pc: 0x8006 });
+        let r = zx.regs();
+        assert_eq!(r.af >> 8, 0);
+        assert_eq!(r.bc, 0x1821);
+        assert_eq!(r.de, 0);
+        assert_eq!(r.hl & 0xFF, 0, "ChesSkelet needs L=0");
+        assert_eq!(r.bc & 0xFF, 0x21, "ChesSkelet needs C=0x21");
+        assert_eq!(zx.screen(), TextScreen::default());
+        assert_eq!(zx.print_position(), (0, 0));
+        assert_eq!(zx.peek(0x5800), 0x38);
+    }
+
+    #[test]
+    fn chan_open_upper_screen_and_others_reported() {
+        let mut zx = with_code(&[0x3E, 2, 0xCD, 0x01, 0x16, 0x18, 0xFE]);
+        assert_eq!(zx.run(1_000_000), Stop::Stuck { pc: 0x8005 });
+        assert_eq!(zx.regs().hl, sysvar::P_FLAG);
+        let mut zx = with_code(&[0x3E, 3, 0xCD, 0x01, 0x16, 0x18, 0xFE]);
+        assert_eq!(
+            zx.run(1_000_000),
+            Stop::Fault(Fault::RomCall { pc: CHAN_OPEN })
+        );
+        let mut zx = with_code(&[0xCD, 0x00, 0x20]);
+        assert_eq!(
+            zx.run(1_000_000),
+            Stop::Fault(Fault::RomCall { pc: 0x2000 })
+        );
+    }
+
+    #[test]
+    fn print_goes_through_the_channel_record() {
+        // ld a,2; call CHAN-OPEN; ld a,'x'; rst 16; jr $
+        let code = [0x3E, 2, 0xCD, 0x01, 0x16, 0x3E, b'x', 0xD7, 0x18, 0xFE];
+        let mut zx = with_code(&code);
+        assert_eq!(zx.run(1_000_000), Stop::Stuck { pc: 0x8008 });
+        assert_eq!(zx.peek16(sysvar::CURCHL), CHANNELS + 5);
+        assert_eq!(zx.screen().row_text(0), "x");
+        // A stack that ran down over channel S: the ROM would not print.
+        let mut zx = with_code(&code);
+        zx.poke16(CHANNELS + 5, 0x2236);
+        assert_eq!(
+            zx.run(1_000_000),
+            Stop::Fault(Fault::RomCall { pc: PRINT_A })
+        );
+    }
+
+    #[test]
+    fn interrupt_advances_frames_and_delivers_keys_to_waiting_program() {
+        // The ChesSkelet wait loop: ld hl,LAST_K; xor a; ld (hl),a;
+        // wait: add a,(hl); jr z,wait; ld ($9000),a; jr $
+        let mut zx = with_code(&[
+            0x21, 0x08, 0x5C, 0xAF, 0x77, 0x86, 0x28, 0xFD, 0x32, 0x00, 0x90, 0x18, 0xFE,
+        ]);
+        assert_eq!(zx.run(10_000_000), Stop::WaitingForKey);
+        assert_eq!(zx.frames(), 0, "no time passes before the first poll");
+        zx.type_keys("e").unwrap();
+        assert_eq!(zx.run(10_000_000), Stop::Stuck { pc: 0x800B });
+        assert_eq!(zx.peek(0x9000), b'e');
+        assert_eq!(zx.frames(), 1);
+        assert_eq!(zx.peek(sysvar::FLAGS) & 0x20, 0x20);
+        // FRAMES keeps counting with interrupts on.
+        let mut zx = with_code(&[0x00, 0x00, 0x18, 0xFC]);
+        let _ = zx.run(10 * FRAME_TSTATES + 100);
+        assert_eq!(zx.frames(), 10);
+        assert_eq!(zx.interrupts(), 10);
+        // ... and stops with them off (DI).
+        let mut zx = with_code(&[0xF3, 0x00, 0x18, 0xFD]);
+        let _ = zx.run(10 * FRAME_TSTATES);
+        assert_eq!(zx.frames(), 0);
+    }
+
+    #[test]
+    fn keys_wait_until_the_program_polls() {
+        // Busy for some 22 frames (ld bc,0; dec bc; ld a,b; or c; jr nz),
+        // then the wait loop: the key queued before is delivered only after
+        // the poll.
+        let mut zx = with_code(&[
+            0x01, 0x00, 0x00, 0x0B, 0x78, 0xB1, 0x20, 0xFB, 0x21, 0x08, 0x5C, 0xAF, 0x77, 0x86,
+            0x28, 0xFD, 0x18, 0xFE,
+        ]);
+        zx.type_keys("1").unwrap();
+        assert_eq!(zx.run(10_000_000), Stop::Stuck { pc: 0x8010 });
+        assert_eq!(zx.peek(sysvar::LAST_K), b'1');
+        assert!(zx.frames() > 20, "delivered after the busy loop");
+        assert!(zx.type_keys("e2é").is_err());
+    }
+
+    #[test]
+    fn interrupt_mode_2_is_reported_not_panicked() {
+        let mut zx = with_code(&[0xED, 0x5E, 0x18, 0xFE - 2]);
+        // IM 2; then a loop that is not a jump to itself.
+        zx.poke(0x8002, 0x00);
+        zx.poke(0x8003, 0x18);
+        zx.poke(0x8004, 0xFD);
+        assert!(matches!(
+            zx.run(2 * FRAME_TSTATES),
+            Stop::Fault(Fault::InterruptMode { mode: 2, .. })
+        ));
+    }
+
+    #[test]
+    fn halt_waits_for_the_interrupt_or_is_a_named_stop() {
+        // halt; ld ($9000),a; jr $ — interrupts on in mode 1: the next
+        // interrupt ends the HALT, after a frame's worth of budget.
+        let mut zx = with_code(&[0x76, 0x32, 0x00, 0x90, 0x18, 0xFE]);
+        zx.poke(0x9000, 0xAA);
+        assert_eq!(zx.run(1_000_000), Stop::Stuck { pc: 0x8004 });
+        assert_eq!(zx.interrupts(), 1);
+        assert_ne!(zx.peek(0x9000), 0xAA);
+        assert!(zx.busy_tstates() >= FRAME_TSTATES);
+        // A HALT waiting for an interrupt still honours the budget.
+        let mut zx = with_code(&[0x76, 0x00]);
+        match zx.run(10_000) {
+            Stop::BudgetExhausted { .. } => {}
+            other => panic!("{other:?}"),
+        }
+        assert!((10_000..10_004).contains(&zx.busy_tstates()));
+        // di; halt: nothing will ever end it.
+        let mut zx = with_code(&[0xF3, 0x76, 0x00]);
+        assert_eq!(zx.run(1_000_000), Stop::Halted { pc: 0x8001 });
+        assert!(zx.busy_tstates() < 100);
+    }
+}

@@ -1,0 +1,550 @@
+//! A headless Sinclair ZX81 with 1K or 16K of RAM, without its ROM.
+//!
+//! # Memory map
+//! - `0x0000..=0x3FFF` and its echo `0x8000..=0xBFFF`: the 8K ROM. We have no
+//!   ROM image. Writes there are ignored, as on the real machine. Reads return
+//!   the one ROM table a program we run needs (the unshifted key table at
+//!   [`KEY_TABLE`], rebuilt from the keyboard layout) and otherwise stop the
+//!   run with [`Fault::RomRead`]. Execution there is one of the ROM routines
+//!   of [`rom`] or a [`Fault::RomCall`].
+//! - `0x4000..=0x7FFF` and `0xC000..=0xFFFF`: the RAM. The internal 1K at
+//!   `0x4000..=0x43FF` decodes only A0–A9 and A14, so every 1K above it is an
+//!   echo; we model that (a stray write beyond 0x43FF lands where it would on
+//!   the real machine). A 16K RAM pack fills `0x4000..=0x7FFF`. Code runs
+//!   only below 0x8000 (above, the ZX81's video hardware takes over the
+//!   fetch): execution at `0xC000..` is a [`Fault::Unmapped`].
+//!
+//! # Time
+//! The Z80 runs at 3.25 MHz. In SLOW mode (the mode 1K ZX Chess runs in: its
+//! BASIC line 2 is `SLOW`) the CPU spends the 192 picture lines of each 50 Hz
+//! frame drawing the screen and runs the user's program only in the top and
+//! bottom margins: MARGIN = 55 lines each (the tape's MARGIN system variable,
+//! PAL). Each margin line is 207 T-states, of which the line's NMI costs 43
+//! (11 to accept it; EX AF,AF' 4, INC A 4, JP M 10, EX AF,AF' 4, RET 10 in the
+//! ROM's NMI routine). So user time per frame is 2 × 55 × (207 − 43) =
+//! [`USER_TSTATES_PER_FRAME`] = 18,040 T-states, a little over a quarter of
+//! the CPU, consistent with the usual "SLOW is about four times slower than
+//! FAST". The frame's remaining bookkeeping (VSYNC, the ROM's keyboard scan)
+//! happens outside the margins and is not charged. The ROM's display routine
+//! decrements FRAMES (0x4034) once per frame; [`FramesMode::Slow`] does the
+//! same after every [`USER_TSTATES_PER_FRAME`] T-states of program time.
+//! [`FramesMode::Fast`] freezes FRAMES, as FAST mode would (no display, no
+//! frame counting).
+//!
+//! # Interrupts
+//! None are delivered: the display's NMIs are folded into the frame model
+//! above, and the maskable interrupt only serves the display. A HALT is
+//! therefore [`Stop::Halted`] at once (on the real machine in SLOW mode the
+//! next NMI would end it within a scan line; no program of ours halts).
+
+mod keyboard;
+pub mod rom;
+mod tape;
+
+use std::cell::Cell;
+use std::collections::VecDeque;
+use std::ops::{Deref, DerefMut};
+
+use super::cpu::{Bus, Memory, Regs};
+use super::emulator::{Devices, Emulator};
+use super::{Fault, MachineError, SplitMix64, Stop, TextScreen};
+
+pub use keyboard::{KEY_TABLE, TypingModel, char_to_code, code_to_cell};
+use keyboard::{KeyPress, key_position, key_table_char};
+pub use rom::{DECODE, KEYBOARD, STORE_BCED};
+pub use tape::{TAPE_LOAD, zx_float};
+
+/// First byte of RAM.
+pub const RAM_START: u16 = 0x4000;
+
+/// System variables used here (ZX81 manual, chapter 28).
+pub mod sysvar {
+    pub const ERR_NR: u16 = 0x4000;
+    pub const FLAGS: u16 = 0x4001;
+    pub const ERR_SP: u16 = 0x4002;
+    pub const RAMTOP: u16 = 0x4004;
+    pub const D_FILE: u16 = 0x400C;
+    pub const VARS: u16 = 0x4010;
+    pub const E_LINE: u16 = 0x4014;
+    pub const FRAMES: u16 = 0x4034;
+    /// Start of the BASIC program, just after the system variables.
+    pub const PROGRAM: u16 = 0x407D;
+}
+
+/// Z80 clock of the ZX81.
+pub const CLOCK_HZ: u64 = 3_250_000;
+/// T-states of user time per 50 Hz frame in SLOW mode (see module docs).
+pub const USER_TSTATES_PER_FRAME: u64 = 2 * 55 * (207 - 43);
+/// Frames per second (PAL).
+pub const FRAMES_PER_SECOND: u64 = 50;
+
+/// How much RAM the machine has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Ram {
+    /// The internal 1K, echoed every 1K.
+    #[default]
+    K1,
+    /// A 16K RAM pack.
+    K16,
+}
+
+impl Ram {
+    /// Bytes of RAM.
+    pub fn bytes(self) -> usize {
+        match self {
+            Ram::K1 => 1024,
+            Ram::K16 => 16384,
+        }
+    }
+
+    /// "1K" or "16K".
+    pub fn name(self) -> &'static str {
+        match self {
+            Ram::K1 => "1K",
+            Ram::K16 => "16K",
+        }
+    }
+
+    /// RAMTOP as the ROM sets it at power-on: the first byte past RAM.
+    pub fn top(self) -> u16 {
+        RAM_START + self.bytes() as u16
+    }
+}
+
+/// How FRAMES moves while the program runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum FramesMode {
+    /// SLOW mode, as the real machine runs 1K ZX Chess: FRAMES counts down
+    /// once per [`USER_TSTATES_PER_FRAME`] of program time.
+    #[default]
+    Slow,
+    /// FAST mode: FRAMES does not move.
+    Fast,
+}
+
+/// The address space as the CPU sees it: RAM, the ROM's key table, and the
+/// record of the last bad access.
+pub struct Zx81Bus {
+    ram: Box<[u8; 0x4000]>,
+    /// Address bits the RAM decodes.
+    mask: u16,
+    fault: Cell<Option<Fault>>,
+    ignored_rom_writes: u64,
+}
+
+impl Zx81Bus {
+    fn new(ram: Ram) -> Zx81Bus {
+        Zx81Bus {
+            ram: Box::new([0; 0x4000]),
+            mask: ram.bytes() as u16 - 1,
+            fault: Cell::new(None),
+            ignored_rom_writes: 0,
+        }
+    }
+
+    /// ROM reads are rare (the key table) and kept off the hot path.
+    #[cold]
+    #[inline(never)]
+    fn read_rom(&self, address: u16) -> u8 {
+        let rom = address & 0x3FFF;
+        key_table_char(rom).unwrap_or_else(|| {
+            if self.fault.get().is_none() {
+                self.fault.set(Some(Fault::RomRead { addr: rom, pc: 0 }));
+            }
+            0xFF
+        })
+    }
+}
+
+impl Memory for Zx81Bus {
+    fn peek(&self, addr: u16) -> u8 {
+        if addr & 0x4000 != 0 {
+            self.ram[usize::from(addr & self.mask)]
+        } else {
+            key_table_char(addr & 0x3FFF).unwrap_or(0xFF)
+        }
+    }
+
+    fn poke(&mut self, addr: u16, value: u8) {
+        if addr & 0x4000 != 0 {
+            self.ram[usize::from(addr & self.mask)] = value;
+        }
+    }
+}
+
+impl Bus for Zx81Bus {
+    #[inline]
+    fn read(&self, address: u16) -> u8 {
+        if address & 0x4000 != 0 {
+            self.ram[usize::from(address & self.mask)]
+        } else {
+            self.read_rom(address)
+        }
+    }
+
+    #[inline]
+    fn write(&mut self, address: u16, value: u8) {
+        if address & 0x4000 != 0 {
+            self.ram[usize::from(address & self.mask)] = value;
+        } else {
+            self.ignored_rom_writes = self.ignored_rom_writes.wrapping_add(1);
+        }
+    }
+
+    #[inline]
+    fn signalled(&self) -> bool {
+        self.fault.get().is_some()
+    }
+
+    fn take_fault(&mut self) -> Option<Fault> {
+        self.fault.take()
+    }
+
+    fn executable(&self, addr: u16) -> bool {
+        addr & 0xC000 == 0x4000
+    }
+}
+
+/// What the ZX81 keeps besides CPU and memory: its frame clock and the
+/// person at its keyboard.
+pub(crate) struct Zx81Devices {
+    frames_mode: FramesMode,
+    typing: TypingModel,
+    rng: SplitMix64,
+    /// Machine time of the next FRAMES tick.
+    next_frame_at: u64,
+    keys: VecDeque<KeyPress>,
+}
+
+impl Zx81Devices {
+    /// FRAMES for every frame boundary machine time has passed.
+    fn tick(&mut self, emu: &mut Emulator<Zx81Bus>) {
+        let now = emu.tstates();
+        while now >= self.next_frame_at {
+            self.next_frame_at += USER_TSTATES_PER_FRAME;
+            if self.frames_mode == FramesMode::Slow {
+                // The ROM counts the low 15 bits down; bit 15 belongs to PAUSE.
+                let f = emu.peek16(sysvar::FRAMES);
+                emu.poke16(sysvar::FRAMES, (f & 0x8000) | (f.wrapping_sub(1) & 0x7FFF));
+            }
+        }
+    }
+
+    /// Skips time in which the program only waits.
+    fn idle(&mut self, emu: &mut Emulator<Zx81Bus>, tstates: u64) {
+        emu.idle(tstates);
+        self.tick(emu);
+    }
+
+    /// The key held down now, skipping ahead over idle time if the next key
+    /// is still to come. `None`: nothing down and nothing scheduled.
+    fn key_down(&mut self, emu: &mut Emulator<Zx81Bus>) -> Option<char> {
+        let now = emu.tstates();
+        while self.keys.front().is_some_and(|k| k.up_at <= now) {
+            self.keys.pop_front();
+        }
+        let next = *self.keys.front()?;
+        if next.down_at > now {
+            // Polling with no key down changes nothing but time: skip to the
+            // moment the key goes down.
+            self.idle(emu, next.down_at - now);
+        }
+        Some(next.key)
+    }
+}
+
+/// An emulated ZX81 with a program loaded. Its memory, registers, clock,
+/// watches and traps are those of the [`Emulator`] it dereferences to
+/// (`peek`, `poke`, `regs`, `pc`, `jump`, `push`, `tstates`, `watch`,
+/// `trap`...); running it goes through its own [`run`](Zx81::run),
+/// [`run_to`](Zx81::run_to) and [`call`](Zx81::call).
+pub struct Zx81 {
+    emu: Emulator<Zx81Bus>,
+    dev: Zx81Devices,
+    ram: Ram,
+}
+
+impl Zx81 {
+    /// A ZX81 with `ram` as the ROM leaves it after power-on and `NEW`:
+    /// system variables, an empty program, the display file (collapsed to 25
+    /// NEWLINEs on 1K; 24 lines of 32 spaces with 16K, where the ROM has
+    /// room to expand it), an empty variables area, and the machine stack
+    /// under RAMTOP as [`Zx81::load_p`] leaves it.
+    pub fn new(ram: Ram, frames_mode: FramesMode, seed: u64) -> Zx81 {
+        let mut zx = Zx81::blank(ram, frames_mode, seed);
+        let mut at = sysvar::PROGRAM;
+        zx.poke16(sysvar::D_FILE, at);
+        let line = if ram == Ram::K1 { 0 } else { 32 };
+        zx.poke(at, 0x76);
+        for _ in 0..24 {
+            for _ in 0..line {
+                at += 1;
+                zx.poke(at, 0x00);
+            }
+            at += 1;
+            zx.poke(at, 0x76);
+        }
+        zx.poke16(sysvar::VARS, at + 1);
+        zx.poke(at + 1, 0x80);
+        zx.poke16(sysvar::E_LINE, at + 2);
+        zx.after_load();
+        zx
+    }
+
+    /// Loads a `.p` tape image (the RAM from 0x4009 to E_LINE) into a fresh
+    /// 1K machine, as the ROM's LOAD would, with the system variables the
+    /// tape does not carry set as the ROM leaves them.
+    ///
+    /// # Errors
+    /// [`MachineError::BadTape`] if the image cannot be a 1K ZX81 program:
+    /// too short to hold the system variables, too long for 1K, a length that
+    /// disagrees with its own E_LINE, a missing end marker, or a display file
+    /// that is not 25 NEWLINE-terminated lines inside the image.
+    pub fn load_p(image: &[u8], frames_mode: FramesMode, seed: u64) -> Result<Zx81, MachineError> {
+        Zx81::load_p_into(Ram::K1, image, frames_mode, seed)
+    }
+
+    /// [`Zx81::load_p`] on a machine with `ram`.
+    ///
+    /// # Errors
+    /// As [`Zx81::load_p`], with "too long" measured against `ram`.
+    pub fn load_p_into(
+        ram: Ram,
+        image: &[u8],
+        frames_mode: FramesMode,
+        seed: u64,
+    ) -> Result<Zx81, MachineError> {
+        tape::validate_p(image, ram)?;
+        let mut zx = Zx81::blank(ram, frames_mode, seed);
+        zx.load(TAPE_LOAD, image)?;
+        zx.after_load();
+        Ok(zx)
+    }
+
+    /// A machine with zeroed RAM and a CPU as after power-on.
+    fn blank(ram: Ram, frames_mode: FramesMode, seed: u64) -> Zx81 {
+        Zx81 {
+            emu: Emulator::new(Zx81Bus::new(ram)),
+            dev: Zx81Devices {
+                frames_mode,
+                typing: TypingModel::default(),
+                rng: SplitMix64::new(seed),
+                next_frame_at: USER_TSTATES_PER_FRAME,
+                keys: VecDeque::new(),
+            },
+            ram,
+        }
+    }
+
+    /// What the ROM leaves after NEW or LOAD: RAMTOP at the top of RAM, the
+    /// GOSUB end marker 0x3E just below it, the machine stack under that
+    /// (ERR_SP = RAMTOP − 4), and the CPU as `RAND USR` enters machine code.
+    fn after_load(&mut self) {
+        let top = self.ram.top();
+        self.poke(sysvar::ERR_NR, 0xFF);
+        self.poke(sysvar::FLAGS, 0x40);
+        self.poke16(sysvar::ERR_SP, top - 4);
+        self.poke16(sysvar::RAMTOP, top);
+        self.poke(top - 1, 0x3E);
+        // The tape autoruns; the few frames between the end of loading and
+        // the program's start vary from one loading to the next.
+        let frames = self.peek16(sysvar::FRAMES);
+        let gap = self.dev.rng.range(0, 255) as u16;
+        self.poke16(
+            sysvar::FRAMES,
+            (frames & 0x8000) | (frames.wrapping_sub(gap) & 0x7FFF),
+        );
+        // The stack as BASIC leaves it when `RAND USR` calls machine code:
+        // the ROM's return addresses (error handler, statement loop, the USR
+        // call itself) below the marker. 1K ZX Chess never returns, so only
+        // the depth matters: RAMTOP − 8 (0x43F8 on 1K).
+        let regs = Regs {
+            sp: top - 8,
+            iy: 0x4000,
+            i: 0x1E,
+            ..self.emu.regs()
+        };
+        self.emu.set_regs(&regs);
+    }
+
+    /// Copies `bytes` into RAM from `addr`, as a loader would.
+    ///
+    /// # Errors
+    /// [`MachineError::BadTape`] if the bytes do not fit in RAM.
+    pub fn load(&mut self, addr: u16, bytes: &[u8]) -> Result<(), MachineError> {
+        let end = usize::from(addr) + bytes.len();
+        if addr < RAM_START || end > usize::from(self.ram.top()) {
+            return Err(MachineError::BadTape(format!(
+                "{} bytes at 0x{addr:04X} do not fit in the {} of RAM at 0x{RAM_START:04X}",
+                bytes.len(),
+                self.ram.name()
+            )));
+        }
+        for (i, &b) in bytes.iter().enumerate() {
+            self.poke(addr + i as u16, b);
+        }
+        Ok(())
+    }
+
+    /// The machine's RAM size.
+    pub fn ram(&self) -> Ram {
+        self.ram
+    }
+
+    pub fn zero_flag(&self) -> bool {
+        self.emu.f() & 0x40 != 0
+    }
+
+    pub fn frames_mode(&self) -> FramesMode {
+        self.dev.frames_mode
+    }
+
+    pub fn frames(&self) -> u16 {
+        self.peek16(sysvar::FRAMES)
+    }
+
+    /// Writes to the ROM area ignored so far (the real machine ignores them too).
+    pub fn ignored_rom_writes(&self) -> u64 {
+        self.emu.bus().ignored_rom_writes
+    }
+
+    /// The value of a numeric BASIC variable with a one-letter name, as the
+    /// ROM would compute it from its five-byte floating-point form.
+    ///
+    /// # Errors
+    /// [`MachineError::BadTape`] if the variables area has no such variable
+    /// or has a kind of variable this reader does not know.
+    pub fn basic_number(&self, name: char) -> Result<f64, MachineError> {
+        tape::basic_number(self.emu.bus(), name)
+    }
+
+    /// Decodes the display file (at D_FILE) into a text screen. Collapsed
+    /// lines (shorter than 32 characters) are padded with blanks.
+    pub fn screen(&self) -> TextScreen {
+        let mut screen = TextScreen::default();
+        let mut addr = self.peek16(sysvar::D_FILE).wrapping_add(1);
+        for row in 0..TextScreen::ROWS {
+            for col in 0..=TextScreen::COLS {
+                let code = self.peek(addr);
+                addr = addr.wrapping_add(1);
+                if code == 0x76 {
+                    break;
+                }
+                screen.set(row, col, code_to_cell(code));
+            }
+        }
+        screen
+    }
+
+    /// Replaces the model of a person's typing speed.
+    pub fn set_typing(&mut self, typing: TypingModel) {
+        self.dev.typing = typing;
+    }
+
+    /// Lets a person think (a seeded number of frames) before anything else;
+    /// used when a position is set up instead of typed, so that FRAMES moves
+    /// as it would have between two moves.
+    pub fn person_thinks(&mut self) {
+        let (lo, hi) = self.dev.typing.think;
+        let frames = self.dev.rng.range(lo, hi);
+        self.dev
+            .idle(&mut self.emu, frames * USER_TSTATES_PER_FRAME);
+    }
+
+    /// Schedules keys as a person types them: a seeded thinking time, then
+    /// each key held and released in turn. Characters are ZX81 keys (`A`–`Z`,
+    /// `0`–`9`, space, `.`, `\n` for NEWLINE).
+    ///
+    /// # Errors
+    /// The first character that is not a key of the ZX81.
+    pub fn type_keys(&mut self, keys: &str) -> Result<(), char> {
+        if let Some(bad) = keys
+            .chars()
+            .find(|&k| k == '\u{1}' || key_position(k).is_none())
+        {
+            return Err(bad);
+        }
+        let now = self.tstates();
+        let dev = &mut self.dev;
+        let (think, hold, gap) = (dev.typing.think, dev.typing.hold, dev.typing.gap);
+        let mut at = dev.keys.back().map_or(now, |k| k.up_at).max(now)
+            + dev.rng.range(think.0, think.1) * USER_TSTATES_PER_FRAME;
+        for key in keys.chars() {
+            let held = dev.rng.range(hold.0, hold.1) * USER_TSTATES_PER_FRAME;
+            dev.keys.push_back(KeyPress {
+                key,
+                down_at: at,
+                up_at: at + held,
+            });
+            at += held + dev.rng.range(gap.0, gap.1) * USER_TSTATES_PER_FRAME;
+        }
+        Ok(())
+    }
+
+    /// Runs until a named stop, at most `budget` T-states of execution.
+    pub fn run(&mut self, budget: u64) -> Stop {
+        self.emu.run(&mut self.dev, budget, None)
+    }
+
+    /// Like [`run`](Self::run), and also stops with [`Stop::Breakpoint`]
+    /// when execution is about to run the instruction at `breakpoint` (not
+    /// counting the instruction it starts at).
+    pub fn run_to(&mut self, budget: u64, breakpoint: Option<u16>) -> Stop {
+        self.emu.run(&mut self.dev, budget, breakpoint)
+    }
+
+    /// Calls the routine at `entry` with the registers as they are (push a
+    /// return address, jump) and runs until it returns ([`Stop::Returned`])
+    /// or stops otherwise, within `budget` T-states.
+    pub fn call(&mut self, entry: u16, budget: u64) -> Stop {
+        self.emu.call(&mut self.dev, entry, budget)
+    }
+}
+
+impl Deref for Zx81 {
+    type Target = Emulator<Zx81Bus>;
+
+    fn deref(&self) -> &Emulator<Zx81Bus> {
+        &self.emu
+    }
+}
+
+impl DerefMut for Zx81 {
+    fn deref_mut(&mut self) -> &mut Emulator<Zx81Bus> {
+        &mut self.emu
+    }
+}
+
+impl Zx81 {
+    /// Runs the program from its current PC and SP on a bare `iz80`
+    /// [`iz80::PlainMachine`] holding a copy of the RAM: no traps, no FRAMES,
+    /// no watches, nothing between instructions but a halt check. The
+    /// keyboard routine is replaced by a HALT and the 0x0724 tail by the eight
+    /// instructions the seed lists for it. Returns the T-states run and the
+    /// host time, the yardstick for what the harness costs (`bench`).
+    pub fn bare_run(&mut self, max_instructions: u64) -> (u64, std::time::Duration) {
+        use iz80::Machine;
+        let mut plain = iz80::PlainMachine::new();
+        for i in 0..self.ram.bytes() as u16 {
+            plain.poke(RAM_START + i, self.peek(RAM_START + i));
+        }
+        plain.poke(KEYBOARD, 0x76);
+        // ld (hl),b; dec hl; ld (hl),c; dec hl; ld (hl),e; dec hl; ld (hl),d; ret
+        for (i, b) in [0x70, 0x2B, 0x71, 0x2B, 0x73, 0x2B, 0x72, 0xC9]
+            .into_iter()
+            .enumerate()
+        {
+            plain.poke(STORE_BCED + i as u16, b);
+        }
+        let mut cpu = iz80::Cpu::new_z80();
+        cpu.registers().set_pc(self.pc());
+        cpu.registers().set16(iz80::Reg16::SP, self.sp());
+        let start = std::time::Instant::now();
+        let mut n = 0;
+        while !cpu.is_halted() && n < max_instructions {
+            cpu.execute_instruction(&mut plain);
+            n += 1;
+        }
+        (cpu.cycle_count(), start.elapsed())
+    }
+}

@@ -1,0 +1,240 @@
+//! The in-flight-search bookkeeping every front end needs, written once:
+//! handing a search to the worker with a budget from the GUI's clock,
+//! matching the finished search to the request, learning the host's speed,
+//! and holding the answer back — for `stop`/`ponderhit` (`go infinite`,
+//! `go ponder`) or for the original machine's thinking time (authentic
+//! timing) — until it may be sent. The front ends only parse the GUI's
+//! lines and render the answer's lines.
+//!
+//! One rule keeps every answer: output held for one search is sent before
+//! the output of the next one is held (a GUI that sends `go` twice gets two
+//! `bestmove`s, in order).
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use super::session::{Action, Clock, Ids, Job, Limits, SearchRequest, Searched, Settings, Speed};
+use crate::rules::{Game, Rules};
+
+/// When a search's answer may go out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// When the program has moved (and the authentic wait, if any, is over).
+    Timed,
+    /// Only on `stop` (`go infinite`).
+    Infinite,
+    /// On `stop` or `ponderhit` (`go ponder`).
+    Ponder,
+}
+
+/// A search handed to the worker, with what the front end keeps of it.
+#[derive(Clone, Debug)]
+pub struct Pending<R: Rules, X> {
+    pub id: u64,
+    /// The game as it was when the search started.
+    pub game: Game<R>,
+    pub mode: Mode,
+    /// What the clock allows for the move.
+    pub limits: Limits,
+    /// `stop` came before the answer: send it at once.
+    pub stopped: bool,
+    /// The answer is no longer wanted (CECP `force`, `new`, `undo`, …).
+    pub discarded: bool,
+    /// The front end's own data (UCI's `searchmoves`).
+    pub extra: X,
+}
+
+/// Output waiting for `stop`/`ponderhit` or for a timer.
+#[derive(Debug)]
+struct Held {
+    mode: Mode,
+    timer: Option<u64>,
+    lines: Vec<String>,
+}
+
+/// The searches of one front end.
+#[derive(Debug)]
+pub struct Desk<R: Rules, X> {
+    pub settings: Settings,
+    pub speed: Speed,
+    ids: Ids,
+    pending: VecDeque<Pending<R, X>>,
+    held: Option<Held>,
+}
+
+impl<R: Rules, X> Desk<R, X> {
+    pub fn new(settings: Settings) -> Desk<R, X> {
+        Desk {
+            settings,
+            speed: Speed::default(),
+            ids: Ids::default(),
+            pending: VecDeque::new(),
+            held: None,
+        }
+    }
+
+    /// What the clock allows for a move, and the T-state budget that gives.
+    pub fn budget(&self, clock: &Clock) -> (Limits, u64) {
+        let limits = clock.limits();
+        (limits, self.speed.budget(limits.ceiling))
+    }
+
+    /// Starts a search of the position `game` has reached: the job for the
+    /// worker, to be sent after any lines the front end writes first.
+    pub fn start(&mut self, game: &Game<R>, clock: &Clock, mode: Mode, extra: X) -> Action<R> {
+        let (limits, budget) = self.budget(clock);
+        let id = self.ids.fresh();
+        self.pending.push_back(Pending {
+            id,
+            game: game.clone(),
+            mode,
+            limits,
+            stopped: false,
+            discarded: false,
+            extra,
+        });
+        Action::Job(Job::Search(SearchRequest {
+            id,
+            game: game.clone(),
+            budget,
+            screen: self.settings.show_screen,
+        }))
+    }
+
+    /// A search that needs no engine (the game is over): answered at once
+    /// through [`Desk::deliver`] like any other.
+    pub fn without_engine(
+        &mut self,
+        game: &Game<R>,
+        clock: &Clock,
+        mode: Mode,
+        extra: X,
+    ) -> Pending<R, X> {
+        Pending {
+            id: self.ids.fresh(),
+            game: game.clone(),
+            mode,
+            limits: clock.limits(),
+            stopped: false,
+            discarded: false,
+            extra,
+        }
+    }
+
+    /// The request `searched` answers, taken off the desk (the host's speed
+    /// learnt from it); `None` if nobody waits for it.
+    pub fn finished(&mut self, searched: &Searched<R>) -> Option<Pending<R, X>> {
+        let at = self.pending.iter().position(|p| p.id == searched.id)?;
+        if let Ok(reply) = &searched.result {
+            self.speed.observe(reply.tstates, searched.host);
+        }
+        self.pending.remove(at)
+    }
+
+    /// Sends the answer to `pending` now, or holds it: until `stop` or
+    /// `ponderhit` for a search that waits for one, until the original
+    /// machine's thinking time (`authentic`, scaled) has passed under
+    /// authentic timing. Returns whether it went out now.
+    pub fn deliver(
+        &mut self,
+        pending: &Pending<R, X>,
+        lines: Vec<String>,
+        authentic: Duration,
+        host: Duration,
+        out: &mut Vec<Action<R>>,
+    ) -> bool {
+        if pending.mode != Mode::Timed && !pending.stopped {
+            self.hold(pending.mode, None, lines, out);
+            return false;
+        }
+        let wait = if pending.stopped {
+            Duration::ZERO
+        } else {
+            self.settings
+                .authentic_wait(authentic, host, pending.limits.share)
+        };
+        if wait.is_zero() {
+            out.extend(lines.into_iter().map(Action::Send));
+            return true;
+        }
+        let token = self.ids.fresh();
+        out.push(Action::WakeAfter(wait, token));
+        self.hold(Mode::Timed, Some(token), lines, out);
+        false
+    }
+
+    fn hold(
+        &mut self,
+        mode: Mode,
+        timer: Option<u64>,
+        lines: Vec<String>,
+        out: &mut Vec<Action<R>>,
+    ) {
+        self.release(out);
+        self.held = Some(Held { mode, timer, lines });
+    }
+
+    /// `stop`: every search answers as soon as it is done; held output goes.
+    pub fn stop(&mut self, out: &mut Vec<Action<R>>) {
+        for p in &mut self.pending {
+            p.stopped = true;
+        }
+        self.release(out);
+    }
+
+    /// `ponderhit`: pondering searches become timed; held pondering output
+    /// goes.
+    pub fn ponderhit(&mut self, out: &mut Vec<Action<R>>) {
+        for p in &mut self.pending {
+            if p.mode == Mode::Ponder {
+                p.mode = Mode::Timed;
+            }
+        }
+        if self.held.as_ref().is_some_and(|h| h.mode == Mode::Ponder) {
+            self.release(out);
+        }
+    }
+
+    /// Forgets every answer to come or held (CECP: the GUI moved on).
+    pub fn discard(&mut self) {
+        for p in &mut self.pending {
+            p.discarded = true;
+        }
+        self.held = None;
+    }
+
+    /// A timer went off: sends what it held. Returns whether it was ours.
+    pub fn wake(&mut self, token: u64, out: &mut Vec<Action<R>>) -> bool {
+        if self.held.as_ref().is_some_and(|h| h.timer == Some(token)) {
+            self.release(out);
+            return true;
+        }
+        false
+    }
+
+    /// Sends held output now. Returns whether there was any.
+    pub fn release(&mut self, out: &mut Vec<Action<R>>) -> bool {
+        match self.held.take() {
+            Some(held) => {
+                out.extend(held.lines.into_iter().map(Action::Send));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Output is held.
+    pub fn holding(&self) -> bool {
+        self.held.is_some()
+    }
+
+    /// An answer is still to come or held.
+    pub fn busy(&self) -> bool {
+        self.held.is_some() || self.pending.iter().any(|p| !p.discarded)
+    }
+
+    /// A fresh id for timers of the front end's own.
+    pub fn fresh_id(&mut self) -> u64 {
+        self.ids.fresh()
+    }
+}

@@ -1,0 +1,268 @@
+//! One game of a match, refereed: the players are started, asked for moves
+//! in turn, their clocks charged, every move judged by the rules, and the
+//! game ended by the rules, by adjudication, or by a player's fault.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::clock::{MatchClock, TimeControl};
+use super::player::{Player, Turn};
+use super::record::GameRecord;
+use super::{DEFAULT_EXTERNAL_TC, IllegalRule, MatchConfig, MatchGame, Pairing, player_names};
+use crate::rules::{Color, EndReason, Game, GameResult, Termination, Verdict};
+
+/// Illegal moves in a row after which `--illegal continue` forfeits.
+const STRIKES: usize = 3;
+
+/// A game being played.
+struct Table<'a, R: MatchGame> {
+    config: &'a MatchConfig<R>,
+    game: Game<R>,
+    record: GameRecord<R>,
+    clocks: [MatchClock; 2],
+    /// Each side's authentic thinking times.
+    times: [Vec<Duration>; 2],
+    retro: [bool; 2],
+    strikes: usize,
+}
+
+/// Plays game `p`; returns its record and each side's authentic thinking
+/// times (White's first), or `None` if `stop` was raised before it ended.
+pub(super) fn play_game<R: MatchGame>(
+    config: &MatchConfig<R>,
+    p: &Pairing,
+    stop: &AtomicBool,
+) -> Option<(GameRecord<R>, [Vec<Duration>; 2])> {
+    let mut table = Table::new(config, p);
+    let seeds = [table.record.white_seed, table.record.black_seed];
+    let specs = [&config.players[p.white], &config.players[p.black]];
+    let mut players: Vec<Box<dyn Player<R>>> = Vec::new();
+    for (i, spec) in specs.iter().enumerate() {
+        match spec.start(
+            &config.rules,
+            seeds[i],
+            &config.engine_options,
+            config.startup,
+        ) {
+            Ok(player) => players.push(player),
+            Err(e) => {
+                let name = table.name(side_of(i));
+                table.end(
+                    side_of(i),
+                    EndReason::CouldNotStart,
+                    format!("{name} could not start: {e}"),
+                );
+                return Some((table.record, table.times));
+            }
+        }
+    }
+    while !table.over() {
+        if stop.load(Ordering::SeqCst) {
+            return None;
+        }
+        let i = index_of(table.game.turn());
+        let turn = table.ask(players[i].as_mut());
+        table.take(turn);
+    }
+    for player in players.iter_mut() {
+        player.finish();
+    }
+    Some((table.record, table.times))
+}
+
+fn side_of(i: usize) -> Color {
+    if i == 0 { Color::White } else { Color::Black }
+}
+
+fn index_of(side: Color) -> usize {
+    if side.is_white() { 0 } else { 1 }
+}
+
+impl<'a, R: MatchGame> Table<'a, R> {
+    /// The game set up from its opening, clocks from the time control.
+    fn new(config: &'a MatchConfig<R>, p: &Pairing) -> Table<'a, R> {
+        let opening = &config.openings[p.opening];
+        let specs = [&config.players[p.white], &config.players[p.black]];
+        let retro = [specs[0].is_retro(), specs[1].is_retro()];
+        let tcs = retro.map(|retro| match config.tc {
+            _ if retro && !config.authentic_clock => TimeControl::Infinite,
+            Some(tc) => tc,
+            None if retro => TimeControl::Infinite,
+            None => DEFAULT_EXTERNAL_TC,
+        });
+        let names = player_names(&config.players);
+        let game = opening.game(&config.rules);
+        let record = GameRecord {
+            number: p.number,
+            round: p.round,
+            white: names[p.white].clone(),
+            black: names[p.black].clone(),
+            white_seed: super::seed_for(config.seed, p.number, 1),
+            black_seed: super::seed_for(config.seed, p.number, 2),
+            opening: opening.name.clone(),
+            root: opening.root.clone(),
+            root_text: opening.root_text(&config.rules),
+            moves: opening.moves.iter().map(|m| (m.clone(), None)).collect(),
+            result: None,
+            end: None,
+            termination: Termination::Unterminated,
+            reason: String::new(),
+            illegal: Vec::new(),
+            time_control: tcs
+                .iter()
+                .find(|tc| **tc != TimeControl::Infinite)
+                .map_or("-".to_string(), |tc| tc.to_string()),
+            retro_budget: retro
+                .iter()
+                .any(|&r| r)
+                .then_some(config.engine_options.budget),
+        };
+        Table {
+            config,
+            game,
+            record,
+            clocks: tcs.map(MatchClock::new),
+            times: [Vec::new(), Vec::new()],
+            retro,
+            strikes: 0,
+        }
+    }
+
+    fn name(&self, side: Color) -> &str {
+        if side.is_white() {
+            &self.record.white
+        } else {
+            &self.record.black
+        }
+    }
+
+    /// Whether the game has ended; ends it by the rules or by adjudication
+    /// if it should.
+    fn over(&mut self) -> bool {
+        if self.record.result.is_some() {
+            return true;
+        }
+        if let Some(ending) = self.game.ending() {
+            self.record.result = Some(ending.result);
+            self.record.end = Some(ending.reason);
+            self.record.termination = Termination::Normal;
+            self.record.reason = self.ending_words(ending.reason, ending.result);
+            return true;
+        }
+        if self.game.moves().len() >= self.config.max_plies {
+            self.record.result = Some(GameResult::Draw);
+            self.record.end = Some(EndReason::MaxPlies);
+            self.record.termination = Termination::Adjudication;
+            self.record.reason = format!("draw: maximum of {} plies", self.config.max_plies);
+            return true;
+        }
+        false
+    }
+
+    fn ending_words(&self, reason: EndReason, result: GameResult) -> String {
+        let rules = self.game.rules();
+        match (reason, result) {
+            (EndReason::Checkmate, GameResult::Win(side)) => {
+                format!("{} mates", rules.side_name(side))
+            }
+            (EndReason::NoLegalMove, GameResult::Win(side)) => format!(
+                "{} wins: {} has no legal move",
+                rules.side_name(side),
+                rules.side_name(!side)
+            ),
+            (other, _) => format!("draw by {}", other.words()),
+        }
+    }
+
+    /// Asks the player on move; charges what it used to its clock.
+    fn ask(&mut self, player: &mut dyn Player<R>) -> Turn<R::Wire> {
+        let i = index_of(self.game.turn());
+        let (mine, theirs) = (self.clocks[i], self.clocks[1 - i]);
+        let started = Instant::now();
+        let turn = player.go(&self.game, &mine, &theirs);
+        let wall = started.elapsed();
+        let used = match &turn {
+            Turn::Move {
+                authentic: Some(a), ..
+            } => {
+                self.times[i].push(*a);
+                *a
+            }
+            _ if self.retro[i] => Duration::ZERO,
+            _ => wall,
+        };
+        if matches!(turn, Turn::Move { .. }) && !self.clocks[i].charge(used) {
+            let side = self.game.turn();
+            let text = format!("{} loses on time", self.name(side));
+            self.end(side, EndReason::OutOfTime, text);
+        }
+        turn
+    }
+
+    /// Plays, flags or ends the game on the player's turn.
+    fn take(&mut self, turn: Turn<R::Wire>) {
+        if self.record.result.is_some() {
+            return;
+        }
+        let side = self.game.turn();
+        let (reason, text) = match turn {
+            Turn::Move { wire, .. } => return self.judge(side, wire),
+            Turn::Resign(why) => (
+                EndReason::Resignation,
+                format!("{} resigns: {why}", self.name(side)),
+            ),
+            Turn::DeadEnd(why) => (
+                EndReason::DeadEnd,
+                format!("{why} (a dead end of the program)"),
+            ),
+            Turn::Hung(kind, why) => (EndReason::Hung(kind), why),
+            Turn::Disconnected(why) => (EndReason::Disconnected, why),
+            Turn::Stalled(why) => (EndReason::Stalled, why),
+            Turn::ProtocolFault(why) => (EndReason::ProtocolFault, why),
+        };
+        self.end(side, reason, text);
+    }
+
+    /// Plays a legal move; flags an illegal one, which forfeits the game or,
+    /// under `--illegal continue`, is not played and asked again.
+    fn judge(&mut self, side: Color, wire: R::Wire) {
+        let verdict = self.game.rules().judge(self.game.position(), &wire);
+        let (wire, why) = match verdict {
+            Verdict::Legal(m) => {
+                self.strikes = 0;
+                self.game.push(m.clone());
+                self.record.moves.push((m, None));
+                return;
+            }
+            Verdict::Illegal(wire, why) => (wire, why),
+        };
+        let kind = self.game.rules().illegal_kind(&why);
+        self.record.illegal.push((side, wire.to_string(), kind));
+        let text = format!("{} plays the illegal move {wire}: {why}", self.name(side));
+        self.strikes += 1;
+        if self.config.illegal == IllegalRule::Forfeit || self.strikes >= STRIKES {
+            self.end(side, EndReason::IllegalMove, text);
+            return;
+        }
+        // Continue: flag it on the previous move (or the reason, if none).
+        let flag = format!("{text}; not played, asked again");
+        match self.record.moves.last_mut() {
+            Some((_, c)) => {
+                let c = c.get_or_insert_with(String::new);
+                if !c.is_empty() {
+                    c.push_str("; ");
+                }
+                c.push_str(&flag);
+            }
+            None => self.record.reason.push_str(&format!("{flag}. ")),
+        }
+    }
+
+    /// Ends the game as a loss of `loser`.
+    fn end(&mut self, loser: Color, reason: EndReason, text: String) {
+        self.record.result = Some(GameResult::loss(loser));
+        self.record.end = Some(reason);
+        self.record.termination = reason.termination();
+        self.record.reason = format!("{}{text}", self.record.reason);
+    }
+}
