@@ -14,8 +14,10 @@
 //!   positions with either side to move) are replayed move by move by
 //!   `interop/draughts_pdn_replay.py`, which must reach our final positions.
 //!
-//! Python is `$RETROCHESS_PYTHON` or `python3`; a missing pydraughts FAILS
-//! the test with the command that installs it.
+//! Python is `$RETROCHESS_PYTHON` or `python3` (`common::python_draughts`);
+//! a missing pydraughts FAILS the test with the command that installs it.
+
+mod common;
 
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -32,7 +34,7 @@ use retrochess::rules::{GameResult, Rules, Verdict};
 const INSTALL: &str = "pip install pydraughts==0.6.7";
 
 fn python() -> String {
-    std::env::var("RETROCHESS_PYTHON").unwrap_or_else(|_| "python3".to_string())
+    common::python_draughts()
 }
 
 fn script(name: &str) -> String {
