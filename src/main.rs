@@ -80,14 +80,20 @@ enum Command {
     },
     /// Play a match or round-robin: built-in engines, `random`, or external engines.
     Match(cli::matches::MatchArgs),
-    /// Play the engine in this terminal, in standard coordinates (e2e4).
+    /// Play the engine in this terminal: chess in standard coordinates
+    /// (e2e4) or SAN, draughts in PDN numbering (11-15, 15x24).
     Play {
         /// Engine to play.
         #[arg(long, short)]
         engine: Option<String>,
-        /// Your colour.
-        #[arg(long, value_enum, default_value = "black")]
-        color: Side,
+        /// Your colour (default: Black in chess; White in draughts, where
+        /// Black moves first).
+        #[arg(long, value_enum)]
+        color: Option<Side>,
+        /// The draughts rules that judge every move: english (default) or
+        /// zx81-1k (Draughts 1K's house rules).
+        #[arg(long)]
+        rules: Option<String>,
         /// Show the emulated screen with ANSI reverse video.
         #[arg(long)]
         ansi: bool,
@@ -185,13 +191,14 @@ fn main() -> ExitCode {
         Some(Command::Play {
             engine,
             color,
+            rules,
             ansi,
         }) => {
-            let person = match color {
+            let person = color.map(|c| match c {
                 Side::White => shakmaty::Color::White,
                 Side::Black => shakmaty::Color::Black,
-            };
-            cli::play::run(&pick(engine), &options, person, ansi)
+            });
+            cli::play::run(&pick(engine), &options, person, rules.as_deref(), ansi)
         }
         Some(Command::Screen { engine, color }) => cli::screen(&pick(engine), &options, color),
         Some(Command::Bench { engine, moves }) => cli::bench::run(&pick(engine), &options, moves),

@@ -2,21 +2,9 @@
 
 mod common;
 
-use std::process::Command;
-
 use retrochess::machine::spectrum::Spectrum48;
 
-fn run(args: &[&str], stdin: &str) -> (bool, String, String) {
-    let out = common::output_with_stdin(
-        Command::new(env!("CARGO_BIN_EXE_retrochess")).args(args),
-        stdin,
-    );
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
+use common::retrochess as run;
 
 #[test]
 fn play_as_black_refuses_illegal_moves_and_shows_the_screen() {
@@ -266,4 +254,17 @@ fn a_tape_patched_with_halt_is_a_named_stop_not_a_hang() {
         2,
         "{text}"
     );
+}
+
+/// `baker-draughts` runs on an emulated ZX81: its screen shows the board
+/// SHOW printed at start-up (the computer's inverse W men at the top).
+#[test]
+fn an_emulated_draughts_engine_shows_its_screen() {
+    let (ok, out, err) = run(&["screen", "--engine", "baker-draughts"], "");
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0].trim_end(), " w w w w");
+    assert_eq!(lines[7].trim_end(), "b b b b");
+    let (ok, _, err) = run(&["screen", "--engine", "samuel-f8"], "");
+    assert!(!ok && err.contains("no emulated screen"), "{err}");
 }

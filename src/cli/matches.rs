@@ -264,7 +264,8 @@ fn play_match<R: MatchGame>(
         bar.set_length(total as u64);
         bar.set_position(done as u64);
         bar.set_message(live(standings));
-    })?;
+    })
+    .map_err(|e| e.to_string())?;
     bar.finish_and_clear();
     print!("{}", runner::table(&report.standings));
     let whereto = match (&args.pgn, &file) {

@@ -10,6 +10,7 @@ use retrochess::engines::{Catalogue, EngineError, EngineOptions, GameKind};
 use retrochess::machine::ScreenStyle;
 use retrochess::protocol::ProtocolError;
 use retrochess::rules::chess::ChessRules;
+use retrochess::rules::draughts::Draughts;
 
 /// Why a subcommand failed.
 #[derive(Debug)]
@@ -61,7 +62,7 @@ pub fn game_of(id: &str) -> Result<GameKind, CliError> {
 pub fn screen(id: &str, options: &EngineOptions, ansi: bool) -> Result<(), CliError> {
     let screen = match game_of(id)? {
         GameKind::Chess => ChessRules::create(id, options)?.screen(),
-        GameKind::Draughts => None,
+        GameKind::Draughts => Draughts::create(id, options)?.screen(),
     };
     let style = if ansi {
         ScreenStyle::Ansi

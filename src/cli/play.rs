@@ -1,141 +1,260 @@
-//! `retrochess play`: a person against a retro engine in the terminal.
+//! `retrochess play`: a person against a retro engine in the terminal, in
+//! the engine's game.
 //!
-//! The person types standard coordinates (`e7e5`, or SAN such as `Nf6`); the
+//! Chess: the person types standard coordinates (`e7e5`) or SAN (`Nf6`).
+//! Draughts: PDN numbering (`11-15`, `15x24`, `15x24x31`), judged by the
+//! rules chosen with `--rules` (`english` by default, or `zx81-1k`). The
 //! arbiter refuses illegal moves with the reason; the engine's moves are
 //! judged too, and an illegal one ends the game, announced with its reason.
+//! After each engine move the emulated screen is shown.
 
 use std::io::{BufRead, Write};
+use std::str::FromStr;
 
-use retrochess::engines::{Catalogue, EngineOptions, Played};
+use retrochess::engines::{Catalogue, Engine, EngineOptions, GameKind, Played};
 use retrochess::machine::ScreenStyle;
-use retrochess::rules::chess::{ChessRules, judge};
-use retrochess::rules::{EndReason, Ending, Game, GameResult, Verdict};
-
-use super::CliError;
+use retrochess::rules::chess::ChessRules;
+use retrochess::rules::draughts::{Draughts, PdnMove, Variant};
+use retrochess::rules::{Color, Ending, Game, GameResult, Verdict};
 use shakmaty::san::San;
 use shakmaty::uci::UciMove;
-use shakmaty::{Chess, Color, Position};
 
-pub fn run(id: &str, options: &EngineOptions, person: Color, ansi: bool) -> Result<(), CliError> {
-    let mut engine = ChessRules::create(id, options)?;
-    let name = engine.info().name;
+use super::{CliError, game_of};
+
+/// How a person types a move of one game.
+trait Typed: Catalogue {
+    /// Examples for the prompt and for a line that cannot be read.
+    const EXAMPLES: &'static str;
+
+    /// The person's move as the rules will judge it, or why the text is
+    /// not a move at all (empty: no more to say than the examples).
+    fn read(&self, pos: &Self::Position, text: &str) -> Result<Self::Wire, String>;
+}
+
+impl Typed for ChessRules {
+    const EXAMPLES: &'static str = "e2e4 or Nf3";
+
+    fn read(&self, pos: &shakmaty::Chess, text: &str) -> Result<UciMove, String> {
+        if let Ok(uci) = text.parse::<UciMove>() {
+            return Ok(uci);
+        }
+        text.parse::<San>()
+            .ok()
+            .and_then(|san| san.to_move(pos).ok())
+            .map(UciMove::from_standard)
+            .ok_or_else(String::new)
+    }
+}
+
+impl Typed for Draughts {
+    const EXAMPLES: &'static str = "11-15 or 15x24";
+
+    fn read(&self, _pos: &Self::Position, text: &str) -> Result<PdnMove, String> {
+        PdnMove::from_str(text).map_err(|e| e.to_string())
+    }
+}
+
+/// Plays the engine `id` in its game. `person`: the person's colour
+/// (default Black in chess, White in draughts, where the engine then
+/// moves first); `rules`: the draughts rule set.
+///
+/// # Errors
+/// Unknown engine, `--rules` for a chess engine or naming no rule set, the
+/// engine cannot be loaded or fails, stdin cannot be read.
+pub fn run(
+    id: &str,
+    options: &EngineOptions,
+    person: Option<Color>,
+    rules: Option<&str>,
+    ansi: bool,
+) -> Result<(), CliError> {
     let style = if ansi {
         ScreenStyle::Ansi
     } else {
         ScreenStyle::Plain
     };
-    let mut game = Game::new(ChessRules, Chess::default());
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
-    let out = &mut std::io::stdout();
-    let say = |out: &mut std::io::Stdout, text: String| {
-        let _ = writeln!(out, "{text}");
-        let _ = out.flush();
-    };
-    say(
-        out,
-        format!(
-            "You play {} against {name}. Type moves like e2e4 or Nf3; 'quit' ends.",
-            side(person)
-        ),
-    );
-    let show = |engine: &mut dyn retrochess::engines::Engine<ChessRules>| {
-        engine.screen().map(|s| s.render(style)).unwrap_or_default()
-    };
-    if person == Color::White {
-        say(out, show(engine.as_mut()));
+    match game_of(id)? {
+        GameKind::Chess => {
+            if let Some(r) = rules {
+                return Err(CliError::Input(format!(
+                    "--rules {r}: {id} plays chess; --rules chooses draughts rules"
+                )));
+            }
+            let person = person.unwrap_or(Color::Black);
+            Table::new(ChessRules, id, options, style)?.play(person)
+        }
+        GameKind::Draughts => {
+            let variant: Variant = rules
+                .unwrap_or("english")
+                .parse()
+                .map_err(|e| CliError::Input(format!("--rules: {e}")))?;
+            let person = person.unwrap_or(Color::White);
+            Table::new(Draughts::new(variant), id, options, style)?.play(person)
+        }
     }
-    loop {
-        if let Some(end) = game.ending() {
-            say(out, format!("Game over: {}.", words(&end)));
-            return Ok(());
+}
+
+/// The game, the engine and the terminal.
+struct Table<R: Typed> {
+    game: Game<R>,
+    engine: Box<dyn Engine<R>>,
+    name: &'static str,
+    budget: u64,
+    style: ScreenStyle,
+    out: std::io::Stdout,
+}
+
+/// What happens after a turn.
+enum Next {
+    Go,
+    Stop,
+}
+
+impl<R: Typed> Table<R> {
+    fn new(
+        rules: R,
+        id: &str,
+        options: &EngineOptions,
+        style: ScreenStyle,
+    ) -> Result<Table<R>, CliError> {
+        let engine = R::create(id, options)?;
+        Ok(Table {
+            name: engine.info().name,
+            game: Game::initial(rules),
+            engine,
+            budget: options.budget,
+            style,
+            out: std::io::stdout(),
+        })
+    }
+
+    fn say(&mut self, text: &str) {
+        let _ = writeln!(self.out, "{text}");
+        let _ = self.out.flush();
+    }
+
+    fn show_screen(&mut self) {
+        let screen = self.engine.screen().map(|s| s.render(self.style));
+        self.say(&screen.unwrap_or_default());
+    }
+
+    fn side(&self, side: Color) -> &'static str {
+        self.game.rules().side_name(side)
+    }
+
+    fn play(mut self, person: Color) -> Result<(), CliError> {
+        let stdin = std::io::stdin();
+        let mut lines = stdin.lock().lines();
+        self.say(&format!(
+            "You play {} against {}. Type moves like {}; 'quit' ends.",
+            self.side(person),
+            self.name,
+            R::EXAMPLES
+        ));
+        if self.game.turn() == person {
+            self.show_screen();
         }
-        let pos = game.position().clone();
-        if pos.turn() == person {
-            let _ = write!(out, "{} to move> ", side(person));
-            let _ = out.flush();
-            let Some(line) = lines.next() else {
-                say(out, String::new());
+        loop {
+            if let Some(end) = self.game.ending() {
+                let words = self.words(&end);
+                self.say(&format!("Game over: {words}."));
                 return Ok(());
-            };
-            let line = line.map_err(|e| CliError::Input(e.to_string()))?;
-            let text = line.trim();
-            match text {
-                "" => continue,
-                "quit" | "exit" | "resign" => return Ok(()),
-                _ => {}
             }
-            let uci = match text.parse::<UciMove>() {
-                Ok(uci) => uci,
-                Err(_) => match text
-                    .parse::<San>()
-                    .ok()
-                    .and_then(|san| san.to_move(&pos).ok())
-                {
-                    Some(m) => UciMove::from_standard(m),
-                    None => {
-                        say(
-                            out,
-                            format!("Cannot read {text:?}: type a move like e2e4 or Nf3."),
-                        );
-                        continue;
-                    }
-                },
+            let next = if self.game.turn() == person {
+                self.person_moves(person, &mut lines)?
+            } else {
+                self.engine_moves()?
             };
-            match judge(&pos, &uci) {
-                Verdict::Legal(m) => game.push(m),
-                Verdict::Illegal(_, why) => say(out, format!("Illegal move {uci}: {why}.")),
+            if let Next::Stop = next {
+                return Ok(());
             }
-            continue;
         }
-        let reply = engine.play(&game, options.budget)?;
-        say(out, show(engine.as_mut()));
+    }
+
+    /// Reads and judges one line of the person's.
+    fn person_moves(
+        &mut self,
+        person: Color,
+        lines: &mut impl Iterator<Item = std::io::Result<String>>,
+    ) -> Result<Next, CliError> {
+        let _ = write!(self.out, "{} to move> ", self.side(person));
+        let _ = self.out.flush();
+        let Some(line) = lines.next() else {
+            self.say("");
+            return Ok(Next::Stop);
+        };
+        let line = line.map_err(|e| CliError::Input(e.to_string()))?;
+        let text = line.trim();
+        match text {
+            "" => return Ok(Next::Go),
+            "quit" | "exit" | "resign" => return Ok(Next::Stop),
+            _ => {}
+        }
+        let wire = match self.game.rules().read(self.game.position(), text) {
+            Ok(wire) => wire,
+            Err(why) => {
+                let why = if why.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({why})")
+                };
+                self.say(&format!(
+                    "Cannot read {text:?}{why}: type a move like {}.",
+                    R::EXAMPLES
+                ));
+                return Ok(Next::Go);
+            }
+        };
+        if let Verdict::Illegal(_, why) = self.game.play_wire(&wire) {
+            self.say(&format!("Illegal move {wire}: {why}."));
+        }
+        Ok(Next::Go)
+    }
+
+    /// Asks the engine, shows its screen, judges its move.
+    fn engine_moves(&mut self) -> Result<Next, CliError> {
+        let reply = self.engine.play(&self.game, self.budget)?;
+        self.show_screen();
+        let name = self.name;
         match reply.played {
-            Played::Move(uci) => match judge(&pos, &uci) {
-                Verdict::Legal(m) => {
-                    say(
-                        out,
-                        format!(
-                            "{name} plays {uci} ({:.1} s on the original machine; {}).",
-                            reply.authentic.as_secs_f64(),
-                            reply.path
-                        ),
-                    );
-                    game.push(m);
+            Played::Move(wire) => match self.game.play_wire(&wire) {
+                Verdict::Legal(_) => {
+                    self.say(&format!(
+                        "{name} plays {wire} ({:.1} s on the original machine; {}).",
+                        reply.authentic.as_secs_f64(),
+                        reply.path
+                    ));
+                    Ok(Next::Go)
                 }
                 Verdict::Illegal(_, why) => {
-                    say(
-                        out,
-                        format!("{name} plays {uci}, an illegal move: {why}. You win."),
-                    );
-                    return Ok(());
+                    self.say(&format!(
+                        "{name} plays {wire}, an illegal move: {why}. You win."
+                    ));
+                    Ok(Next::Stop)
                 }
             },
             Played::DeadEnd => {
-                let why = match game.ending() {
-                    Some(end) => words(&end),
+                let why = match self.game.ending() {
+                    Some(end) => self.words(&end),
                     None => "though the rules say the game goes on".to_string(),
                 };
-                say(out, format!("{name} found no move and stopped ({why})."));
-                return Ok(());
+                self.say(&format!("{name} found no move and stopped ({why})."));
+                Ok(Next::Stop)
             }
             Played::Hung(hang) => {
-                say(out, format!("{name} did not answer: {hang}. You win."));
-                return Ok(());
+                self.say(&format!("{name} did not answer: {hang}. You win."));
+                Ok(Next::Stop)
             }
         }
     }
-}
 
-fn side(c: Color) -> &'static str {
-    match c {
-        Color::White => "White",
-        Color::Black => "Black",
+    /// `White wins by checkmate`, `draw by threefold repetition`.
+    fn words(&self, end: &Ending) -> String {
+        match end.result {
+            GameResult::Win(side) => {
+                format!("{} wins by {}", self.side(side), end.reason.words())
+            }
+            GameResult::Draw => format!("draw by {}", end.reason.words()),
+        }
     }
-}
-
-/// `1-0 by checkmate`.
-fn words(end: &Ending) -> String {
-    let _ = (EndReason::Checkmate, GameResult::Draw);
-    format!("{} by {}", end.result.pgn(), end.reason.words())
 }

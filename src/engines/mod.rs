@@ -13,7 +13,9 @@
 //! rules' job (`crate::rules`). An engine with no emulated machine (a native
 //! engine) implements the same [`Engine`] trait.
 
+pub mod baker;
 pub mod chesskelet;
+pub mod draughts_1k;
 pub mod onek;
 pub mod samuel_f8;
 
@@ -297,9 +299,19 @@ pub fn catalogue() -> Vec<Entry> {
         options: Vec::new,
     }));
     all.push(Entry {
+        info: &draughts_1k::INFO,
+        game: GameKind::Draughts,
+        options: draughts_1k::declared_options,
+    });
+    all.push(Entry {
         info: &samuel_f8::engine::INFO,
         game: GameKind::Draughts,
         options: samuel_f8::engine::declared_options,
+    });
+    all.push(Entry {
+        info: &baker::INFO,
+        game: GameKind::Draughts,
+        options: Vec::new,
     });
     all
 }
@@ -322,7 +334,9 @@ pub fn info(id: &str) -> Option<&'static EngineInfo> {
 impl Catalogue for Draughts {
     fn create(id: &str, options: &EngineOptions) -> Result<Box<dyn Engine<Self>>, EngineError> {
         match id {
+            "draughts-1k" => Ok(Box::new(draughts_1k::Draughts1K::new(options)?)),
             "samuel-f8" => Ok(Box::new(samuel_f8::engine::SamuelEngine::new(options)?)),
+            "baker-draughts" => Ok(Box::new(baker::BakerDraughts::new(options.clone())?)),
             _ => Err(EngineError::Unknown(id.to_string())),
         }
     }

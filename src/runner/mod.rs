@@ -81,6 +81,42 @@ impl MatchGame for ChessRules {
     }
 }
 
+/// Why a match cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MatchError {
+    TooFewPlayers,
+    NoOpenings,
+    /// More games than the standings can count.
+    TooManyGames {
+        players: usize,
+        games: usize,
+        rounds: usize,
+    },
+    /// Not one worker thread could be started.
+    NoWorker(String),
+}
+
+impl std::fmt::Display for MatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MatchError::TooFewPlayers => write!(f, "a match needs at least two players"),
+            MatchError::NoOpenings => write!(f, "no openings"),
+            MatchError::TooManyGames {
+                players,
+                games,
+                rounds,
+            } => write!(
+                f,
+                "too many games: {players} players, {games} games, {rounds} rounds make more than {}",
+                u32::MAX
+            ),
+            MatchError::NoWorker(e) => write!(f, "cannot start a worker thread: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for MatchError {}
+
 /// External engines' time control when none is given.
 pub const DEFAULT_EXTERNAL_TC: TimeControl = TimeControl::Clock {
     moves: None,
@@ -182,16 +218,15 @@ impl Schedule {
         games: usize,
         rounds: usize,
         openings: usize,
-    ) -> Result<Schedule, String> {
+    ) -> Result<Schedule, MatchError> {
         let total = (players * players.saturating_sub(1) / 2)
             .checked_mul(games)
             .and_then(|t| t.checked_mul(rounds))
             .filter(|&t| u32::try_from(t).is_ok())
-            .ok_or_else(|| {
-                format!(
-                    "too many games: {players} players, {games} games, {rounds} rounds make more than {}",
-                    u32::MAX
-                )
+            .ok_or(MatchError::TooManyGames {
+                players,
+                games,
+                rounds,
             })?;
         Ok(Schedule {
             players,
@@ -260,12 +295,12 @@ pub fn run<R: MatchGame>(
     mut pgn: Option<&mut PgnFile>,
     stop: &Arc<AtomicBool>,
     mut progress: impl FnMut(usize, usize, &[Standing]),
-) -> Result<MatchReport, String> {
+) -> Result<MatchReport, MatchError> {
     if config.players.len() < 2 {
-        return Err("a match needs at least two players".to_string());
+        return Err(MatchError::TooFewPlayers);
     }
     if config.openings.is_empty() {
-        return Err("no openings".to_string());
+        return Err(MatchError::NoOpenings);
     }
     let schedule = Schedule::new(
         config.players.len(),
@@ -333,7 +368,7 @@ fn start_workers<R: MatchGame>(
     config: &MatchConfig<R>,
     schedule: Schedule,
     stop: &Arc<AtomicBool>,
-) -> Result<mpsc::Receiver<Finished<R>>, String> {
+) -> Result<mpsc::Receiver<Finished<R>>, MatchError> {
     let workers = config.concurrency.clamp(1, schedule.total.max(1));
     // Bounded: workers wait for the writer rather than pile up records.
     let (tx, rx) = mpsc::sync_channel::<Finished<R>>(workers);
@@ -357,7 +392,7 @@ fn start_workers<R: MatchGame>(
         match std::thread::Builder::new().spawn(worker) {
             Ok(_) => {}
             Err(_) if started > 0 => break,
-            Err(e) => return Err(format!("cannot start a worker thread: {e}")),
+            Err(e) => return Err(MatchError::NoWorker(e.to_string())),
         }
     }
     Ok(rx)
@@ -528,7 +563,7 @@ mod tests {
         let s = Schedule::new(3, 100_000_000, 1, 10).unwrap();
         let p = s.pairing(s.total - 1).unwrap();
         assert_eq!((p.number, p.white, p.black), (300_000_000, 2, 1));
-        let e = Schedule::new(2, usize::MAX, 2, 1).unwrap_err();
+        let e = Schedule::new(2, usize::MAX, 2, 1).unwrap_err().to_string();
         assert!(e.starts_with("too many games"), "{e}");
         assert!(
             Schedule::new(3, 1 << 31, 1, 1).is_err(),

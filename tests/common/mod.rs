@@ -74,6 +74,20 @@ pub fn output_with_stdin(cmd: &mut std::process::Command, stdin: &str) -> std::p
     child.wait_with_output().unwrap()
 }
 
+/// Runs the `retrochess` binary with `args` and `stdin`: (success, stdout,
+/// stderr).
+pub fn retrochess(args: &[&str], stdin: &str) -> (bool, String, String) {
+    let out = output_with_stdin(
+        std::process::Command::new(env!("CARGO_BIN_EXE_retrochess")).args(args),
+        stdin,
+    );
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
 /// Asking a chess engine for its move after `moves` from `root`, as the
 /// tests were written before engines took a [`Game`](retrochess::rules::Game).
 pub trait PlayMoves {

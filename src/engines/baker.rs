@@ -1,0 +1,451 @@
+//! Toni Baker's ZX81 draughts (part three of "Mastering Machine Code on Your
+//! ZX81", seed 003) on an emulated 16K ZX81, behind [`Engine<Draughts>`].
+//!
+//! # What runs
+//! One image, `tapes/baker-draughts-16k.bin`, loaded at 0x4C97: Toni Baker's
+//! SQUAREVAL (0x4DF1), EVALUATE (0x4E43) and WHAT (0x4E9F), transcribed with
+//! the "deliberate mistake" fixed and every listing inconsistency resolved,
+//! around them **our glue** (`tapes/src/baker-glue.asm`): the direction
+//! TABLE, GAME (the scan over the computer's pieces, KPCHKNG, CHOOSE, the
+//! move, promotion, no move), SHOW. Where every byte comes from, the board
+//! layout and the interface: `tapes/BAKER.md`; the addresses below are the
+//! ones pasmo's symbol table `tapes/baker-draughts-16k.sym` gives (a test
+//! compares them).
+//!
+//! # The machine
+//! A 16K ZX81 as after power-on and `NEW` ([`Zx81::new`]): full display
+//! file, RAMTOP at the top of the 16K, the stack under it. The transcriber
+//! set RAMTOP to 0x4A00 so that `NEW` would spare the code; nothing runs
+//! BASIC here, and with RAMTOP that low the ROM's CLS would give a collapsed
+//! display file (ZX81 manual, RAMTOP: poked "to fool CLS into setting up a
+//! minimal display file"), which our SHOW cannot print into. **SLOW mode**:
+//! the text's only FAST is for SAVEing the game (its DOWNLOADING section);
+//! the game itself is `RUN 4` from BASIC with no FAST line, and the ZX81
+//! starts in SLOW, so the board shows while the program thinks. FRAMES moves
+//! as in SLOW mode, and by a seeded "person typing the move" time before
+//! each call, as between two `RAND USR` of the BASIC loop. At start-up the
+//! driver writes the initial position and calls SHOW, so the screen shows
+//! the board, as the transcriber's saved tape did.
+//!
+//! # A move
+//! The driver writes the 32 squares (the side to move is the computer, on
+//! 1..12 moving towards 32: square n of the game, or 33 − n when it plays
+//! White), puts a byte of its seeded generator (reseeded by `new_game`) into
+//! RANDOM, and `CALL`s GAME. RESULT 1 is the program's own end: no move,
+//! [`Played::DeadEnd`]. Otherwise FROM, TO and OVER (0 for a step) give the
+//! move as a step or a single jump: the routines never make more than one
+//! jump (the text leaves multiple jumps to the reader), so the arbiter flags
+//! an unfinished multi-jump under `english`. The person's move and its check
+//! (part one) are not in the seed: the position is always written, never
+//! typed ([`InputPath::Injected`]).
+//!
+//! # Score, nodes, time
+//! - `score`: PRIORITY − 0x80 (the text: "a neutral move ... has a priority
+//!   of 80 (hex)") × 20 draughts units (hundredths of a man). One man is 5
+//!   points in Toni Baker's scale: a man in danger or protecting counts 5, a
+//!   captured man adds 5 (a king 7 in each case, 140 units).
+//! - `nodes`: visits of NEWPRI (0x4E73), where EVALUATE turns a candidate
+//!   into a priority and compares it with its list: every step onto an empty
+//!   square (after CALL SQUAREVAL at 0x4E70) and every jump WHAT finds (its
+//!   `JR NEWPRI`). Directions blocked by the board are not counted.
+//! - `authentic`: the T-states of GAME at SLOW-mode speed (18,040 T-states
+//!   of program time per 50 Hz frame).
+//!
+//! # The fault, and what the driver does with it
+//! SQUAREVAL as published loses its pointer into TABLE: `LD D,A` (0x4E33)
+//! stores its value in D, then `JR Z,NOWT` (0x4E3A) goes back to NOWT,
+//! `LD A,(DE)` at 0x4DF9, with D = 5 or 7 (a piece in danger, the square
+//! behind it blank) or 0 (the end-of-table probe finding 0x80), so the next
+//! "direction" is a ROM byte (0x05xx, 0x07xx, 0x00xx). A real ZX81 would go
+//! on with its ROM bytes; we have no ROM image (and never will), so the
+//! emulated machine stops with [`Fault::RomRead`]. **Policy: that reply is
+//! [`Played::Hung`] with [`HangKind::Fault`]**, the detail naming the
+//! routine, PC, DE and the ROM byte; the runner scores it (the program loses
+//! that game). No faithful alternative exists without the ROM: any byte we
+//! supplied would be invented, and patching Toni Baker's bytes would no
+//! longer be his program. The investigation: `tapes/BAKER.md`, "Does it
+//! crash?".
+
+use std::time::Duration;
+
+use log::debug;
+
+use super::{Engine, EngineError, EngineInfo, EngineOptions, Hang, InputPath, Played, Reply, onek};
+use crate::machine::zx81::{FramesMode, Ram, Zx81};
+use crate::machine::{Fault, MachineError, SplitMix64, Stop, TextScreen};
+use crate::rules::draughts::{Draughts, PdnMove, Position, Square};
+use crate::rules::{Color, Game, HangKind};
+
+pub static INFO: EngineInfo = EngineInfo {
+    id: "baker-draughts",
+    name: "Toni Baker's ZX81 draughts",
+    author: "Toni Baker",
+    year: 1982,
+    machine: "ZX81 (16K)",
+    about: "The draughts routines of Toni Baker's \"Mastering Machine Code on Your ZX81\" \
+            (SQUAREVAL, EVALUATE, WHAT: priorities from danger, protection and single \
+            jumps), running unmodified on an emulated 16K ZX81 inside our glue (the rest of \
+            the program is not in the text). It looks one move ahead, never jumps twice, \
+            and as published reads its ROM when a piece is in danger.",
+};
+
+/// Our glue with Toni Baker's routines inside (see `tapes/README.md`).
+pub const IMAGE: &[u8] = include_bytes!("../../tapes/baker-draughts-16k.bin");
+
+/// Where the image loads: TABLE, the first byte of the program proper
+/// (`LD DE,TABLE` = 11 97 4C).
+pub const LOAD_AT: u16 = 0x4C97;
+/// TABLE's last byte, the 2E end mark (ours: −4 −5 +4 +5 2E).
+pub const TABLE_END: u16 = 0x4C9B;
+/// In: a random byte for CHOOSE (ours).
+pub const RANDOM: u16 = 0x4C9C;
+/// Out: 0 moved, 1 no move (ours).
+pub const RESULT: u16 = 0x4C9D;
+/// Out: low bytes of the origin, landing and captured squares (ours).
+pub const FROM: u16 = 0x4C9E;
+pub const TO: u16 = 0x4C9F;
+pub const OVER: u16 = 0x4CA0;
+/// Out: the chosen move's direction (ours).
+pub const DIR: u16 = 0x4CA1;
+/// Out: moves of the top priority (ours).
+pub const COUNT: u16 = 0x4CA2;
+/// Out: that priority, 0x80 neutral (ours; Toni Baker's scale).
+pub const PRIORITY: u16 = 0x4CA3;
+/// Out: which of the COUNT moves CHOOSE took (ours).
+pub const PICK: u16 = 0x4CA4;
+/// GAME, the entry: `CALL` it, it returns with `RET` (ours).
+pub const GAME: u16 = 0x4CA5;
+/// SHOW, which prints the board into the display file (ours).
+pub const SHOW: u16 = 0x4D4A;
+/// KPCHKNG, where EVALUATE jumps after a piece (`JP Z,KPCHKNG` = CA A0 4D;
+/// ours at Toni Baker's address).
+pub const KPCHKNG: u16 = 0x4DA0;
+/// Toni Baker's routines.
+pub const SQUAREVAL: u16 = 0x4DF1;
+pub const EVALUATE: u16 = 0x4E43;
+pub const WHAT: u16 = 0x4E9F;
+/// The last byte of WHAT.
+pub const BAKER_END: u16 = 0x4ED0;
+/// SQUAREVAL's NOWT: `LD A,(DE)`, the next direction.
+pub const NOWT: u16 = 0x4DF9;
+/// EVALUATE's NXTDIR: `LD A,(DE)`, the next direction.
+pub const NXTDIR: u16 = 0x4E52;
+/// EVALUATE's NEWPRI: a candidate's priority is computed (the nodes).
+pub const NEWPRI: u16 = 0x4E73;
+/// The byte of the deliberate mistake: E3 as printed, 33 fixed.
+pub const TEST_OFFSET: u16 = 0x4E6B;
+/// INITIAL, the origin's value + 0x80 (`LD (INITIAL),A` = 32 21 40).
+pub const INITIAL: u16 = 0x4021;
+/// SCANSQR, where EVALUATE keeps DE (`LD (SCANSQR),DE` = ED 53 79 40).
+pub const SCANSQR: u16 = 0x4079;
+/// LBASE, the stack pointer of an empty move list (`LD SP,(LBASE)` =
+/// ED 7B 7B 40).
+pub const LBASE: u16 = 0x407B;
+/// PDN square 1 of the working board (ours).
+pub const FIRST_SQUARE: u16 = 0x404B;
+
+/// The piece codes, from Toni Baker's bit tests (tapes/BAKER.md).
+pub const MAN: u8 = 0xBC;
+pub const KING: u8 = 0x3C;
+pub const HIS_MAN: u8 = 0xA7;
+pub const HIS_KING: u8 = 0x27;
+pub const EMPTY: u8 = 0x80;
+
+/// Toni Baker's neutral priority.
+pub const NEUTRAL: u8 = 0x80;
+/// Draughts units (hundredths of a man) per priority point: a man is 5.
+pub const UNITS_PER_POINT: i32 = 20;
+
+/// GAME's first bytes, `LD (LBASE),SP` (ED 73 7B 40): how a tape given
+/// instead of the built-in image is recognised.
+const GAME_SIGNATURE: [u8; 4] = [0xED, 0x73, 0x7B, 0x40];
+/// T-states SHOW may take at start-up (it needs about 5,000).
+const SHOW_BUDGET: u64 = 1_000_000;
+/// The last byte a program image may occupy: "we are allowed to go as far as
+/// 4FFF" (seed 003).
+const IMAGE_LIMIT: u16 = 0x4FFF;
+
+/// The working-board address of program square `n` (1..=32): rows of four
+/// with a guard byte after every second row.
+pub fn square_address(n: u8) -> u16 {
+    let i = u16::from(n - 1);
+    FIRST_SQUARE + i + i / 8
+}
+
+/// The program square whose address has low byte `low`, if it is one.
+pub fn square_of_low(low: u8) -> Option<u8> {
+    let offset = low.checked_sub(FIRST_SQUARE as u8)?;
+    let n = offset - offset / 9 + 1;
+    (offset % 9 != 8 && n <= 32).then_some(n)
+}
+
+/// The program's square for square `sq` of the game: the computer's side is
+/// always on 1..12, so the board is turned round when it plays White.
+pub fn program_square(sq: Square, engine: Color) -> Square {
+    match engine {
+        Color::Black => sq,
+        Color::White => Square::new(33 - u32::from(sq.number())).expect("1..=32"),
+    }
+}
+
+/// The piece code of what stands on `sq` of `pos`, seen by `engine`.
+pub fn code_at(pos: &Position, sq: Square, engine: Color) -> u8 {
+    match pos.piece_at(sq) {
+        None => EMPTY,
+        Some(p) => match (p.color == engine, p.king) {
+            (true, false) => MAN,
+            (true, true) => KING,
+            (false, false) => HIS_MAN,
+            (false, true) => HIS_KING,
+        },
+    }
+}
+
+/// PRIORITY in draughts units.
+pub fn score_units(priority: u8) -> i32 {
+    (i32::from(priority) - i32::from(NEUTRAL)) * UNITS_PER_POINT
+}
+
+/// The driver.
+pub struct BakerDraughts {
+    options: EngineOptions,
+    image: Vec<u8>,
+    zx: Zx81,
+    rng: SplitMix64,
+    /// The stack pointer as the machine starts: every call begins there.
+    stack: u16,
+}
+
+impl BakerDraughts {
+    /// A 16K ZX81 with the image (built in, or `options.tape`) loaded.
+    ///
+    /// # Errors
+    /// The tape cannot be read, does not fit between 0x4C97 and 0x4FFF, or
+    /// is not this program's glue (GAME's first bytes).
+    pub fn new(options: EngineOptions) -> Result<BakerDraughts, EngineError> {
+        let image = match &options.tape {
+            Some(path) => crate::machine::read_tape(path)?,
+            None => IMAGE.to_vec(),
+        };
+        check_image(&image)?;
+        let (zx, rng) = boot(&image, options.seed)?;
+        let stack = zx.sp();
+        Ok(BakerDraughts {
+            options,
+            image,
+            zx,
+            rng,
+            stack,
+        })
+    }
+
+    /// The emulated machine, for tests and tools.
+    pub fn machine(&mut self) -> &mut Zx81 {
+        &mut self.zx
+    }
+
+    /// The stack pointer every call starts from.
+    pub fn stack(&self) -> u16 {
+        self.stack
+    }
+
+    /// Writes the 32 squares of `pos` as its side to move sees them.
+    pub fn set_position(&mut self, pos: &Position) {
+        let engine = pos.turn();
+        for sq in Square::all() {
+            let at = square_address(program_square(sq, engine).number());
+            self.zx.poke(at, code_at(pos, sq, engine));
+        }
+    }
+
+    /// Sets up `pos`, fills RANDOM and runs GAME: the stop, T-states and
+    /// nodes.
+    fn run_game(&mut self, pos: &Position, budget: u64) -> (Stop, u64, u64) {
+        self.set_position(pos);
+        self.zx.poke(RANDOM, self.rng.next_u64() as u8);
+        self.zx.person_thinks();
+        self.zx.watch(&[NEWPRI]);
+        self.zx.jump(GAME, self.stack);
+        let t0 = self.zx.busy_tstates();
+        let stop = self.zx.call(GAME, budget);
+        (stop, self.zx.busy_tstates() - t0, self.zx.hits(0))
+    }
+
+    /// The move GAME made, in the game's squares.
+    fn read_move(&self, engine: Color) -> Result<PdnMove, EngineError> {
+        let square = |cell: u16| {
+            let low = self.zx.peek(cell);
+            square_of_low(low)
+                .and_then(|n| Square::new(u32::from(n)))
+                .map(|sq| program_square(sq, engine))
+                .ok_or_else(|| {
+                    EngineError::Unreadable(format!(
+                        "0x{cell:04X} holds 0x{low:02X}, not a square of the board"
+                    ))
+                })
+        };
+        let (from, to) = (square(FROM)?, square(TO)?);
+        if self.zx.peek(OVER) == 0 {
+            return Ok(PdnMove::step(from, to));
+        }
+        square(OVER)?;
+        PdnMove::capture(vec![from, to]).map_err(|e| EngineError::Unreadable(e.to_string()))
+    }
+
+    /// The hang a stop means; a ROM read is the table lost (module notes).
+    fn hang(&self, stop: Stop) -> Hang {
+        let Stop::Fault(Fault::RomRead { addr, pc }) = stop else {
+            return Hang::from_stop(stop);
+        };
+        let routine = match pc {
+            NOWT => "SQUAREVAL's NOWT",
+            NXTDIR => "EVALUATE's NXTDIR",
+            _ => "the program",
+        };
+        let de = self.zx.regs().de;
+        Hang {
+            kind: HangKind::Fault,
+            detail: format!(
+                "{routine} lost its direction table: LD A,(DE) at PC 0x{pc:04X} with \
+                 DE = 0x{de:04X} reads ROM byte 0x{addr:04X}, which we do not have"
+            ),
+        }
+    }
+}
+
+impl Engine<Draughts> for BakerDraughts {
+    fn info(&self) -> &'static EngineInfo {
+        &INFO
+    }
+
+    fn new_game(&mut self) -> Result<(), EngineError> {
+        let (zx, rng) = boot(&self.image, self.options.seed)?;
+        self.stack = zx.sp();
+        self.zx = zx;
+        self.rng = rng;
+        Ok(())
+    }
+
+    fn play(&mut self, game: &Game<Draughts>, budget: u64) -> Result<Reply<PdnMove>, EngineError> {
+        let pos = game.position();
+        let engine = pos.turn();
+        let budget = budget.min(self.options.budget);
+        let (stop, tstates, nodes) = self.run_game(pos, budget);
+        let (played, score) = match stop {
+            Stop::Returned if self.zx.peek(RESULT) != 0 => (Played::DeadEnd, None),
+            Stop::Returned => (
+                Played::Move(self.read_move(engine)?),
+                Some(score_units(self.zx.peek(PRIORITY))),
+            ),
+            other => (Played::Hung(self.hang(other)), None),
+        };
+        debug!("baker-draughts: {played:?} in {tstates} T-states, {nodes} moves evaluated");
+        Ok(Reply {
+            played,
+            score,
+            nodes,
+            tstates,
+            authentic: authentic(tstates),
+            path: InputPath::Injected(
+                "the person's move and its check are in parts one and two, not in the seed".into(),
+            ),
+        })
+    }
+
+    fn screen(&mut self) -> Option<TextScreen> {
+        Some(self.zx.screen())
+    }
+}
+
+/// A fresh 16K machine with `image` at 0x4C97 and the initial position on
+/// its screen (as the transcriber's SAVE kept it: "the current display file
+/// (with the board pre-set-up)"), and the generator of RANDOM.
+fn boot(image: &[u8], seed: u64) -> Result<(Zx81, SplitMix64), EngineError> {
+    let mut zx = Zx81::new(Ram::K16, FramesMode::Slow, seed);
+    zx.load(LOAD_AT, image)?;
+    for n in 1..=32 {
+        let code = match n {
+            1..=12 => MAN,
+            21..=32 => HIS_MAN,
+            _ => EMPTY,
+        };
+        zx.poke(square_address(n), code);
+    }
+    match zx.call(SHOW, SHOW_BUDGET) {
+        Stop::Returned => {}
+        other => {
+            return Err(MachineError::BadTape(format!("SHOW did not return: {other}")).into());
+        }
+    }
+    // A stream apart from the machine's own (FRAMES, typing times).
+    let rng = SplitMix64::new(seed ^ 0xBA4E_D8A6_0000_0000);
+    Ok((zx, rng))
+}
+
+/// Refuses an image that cannot be this program.
+fn check_image(image: &[u8]) -> Result<(), EngineError> {
+    let room = usize::from(IMAGE_LIMIT - LOAD_AT) + 1;
+    let needed = usize::from(BAKER_END - LOAD_AT) + 1;
+    let bad = |why: String| EngineError::Machine(MachineError::BadTape(why));
+    if image.len() < needed || image.len() > room {
+        return Err(bad(format!(
+            "{} bytes: a Toni Baker draughts image at 0x{LOAD_AT:04X} is {needed} to {room} bytes",
+            image.len()
+        )));
+    }
+    let at = usize::from(GAME - LOAD_AT);
+    if image[at..at + GAME_SIGNATURE.len()] != GAME_SIGNATURE {
+        return Err(bad(format!(
+            "not the draughts glue: no LD (LBASE),SP at GAME (0x{GAME:04X})"
+        )));
+    }
+    Ok(())
+}
+
+/// How long the program took on the real machine, in SLOW mode.
+pub fn authentic(tstates: u64) -> Duration {
+    onek::authentic_time(tstates, FramesMode::Slow)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn squares_and_addresses_round_trip() {
+        assert_eq!(square_address(1), 0x404B);
+        assert_eq!(square_address(9), 0x4054);
+        assert_eq!(square_address(32), 0x406D);
+        for n in 1..=32 {
+            assert_eq!(square_of_low(square_address(n) as u8), Some(n));
+        }
+        for guard in [0x53, 0x5C, 0x65, 0x4A, 0x6E, 0x00] {
+            assert_eq!(square_of_low(guard), None, "{guard:02X}");
+        }
+    }
+
+    #[test]
+    fn white_sees_the_board_turned_round() {
+        let sq = |n| Square::new(n).unwrap();
+        assert_eq!(program_square(sq(21), Color::White), sq(12));
+        assert_eq!(program_square(sq(1), Color::White), sq(32));
+        assert_eq!(program_square(sq(7), Color::Black), sq(7));
+    }
+
+    #[test]
+    fn priority_maps_to_draughts_units() {
+        assert_eq!(score_units(0x80), 0);
+        assert_eq!(score_units(0x85), 100);
+        assert_eq!(score_units(0x7B), -100);
+        assert_eq!(score_units(0x87), 140);
+    }
+
+    #[test]
+    fn images_that_are_not_the_glue_are_refused() {
+        assert!(check_image(IMAGE).is_ok());
+        assert!(check_image(&IMAGE[..100]).is_err());
+        let mut other = IMAGE.to_vec();
+        other[usize::from(GAME - LOAD_AT)] = 0;
+        assert!(check_image(&other).is_err());
+    }
+}
