@@ -9,7 +9,9 @@ set -eu
 hero=${1:-1k-zx-chess}
 games=${2:-20}
 opponents=""
-for e in $(retrochess engines | awk '{print $1}') random; do
+# The hero's own game: UCI and CECP tools play chess only.
+game=$(retrochess engines | awk -v h="$hero" '$1 == h {print $2}')
+for e in $(retrochess engines | awk -v g="$game" '$2 == g {print $1}') random; do
   [ "$e" = "$hero" ] || opponents="$opponents $e"
 done
 rounds=$(( (games + 1) / 2 ))

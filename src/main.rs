@@ -203,13 +203,16 @@ fn main() -> ExitCode {
         Some(Command::Screen { engine, color }) => cli::screen(&pick(engine), &options, color),
         Some(Command::Bench { engine, moves }) => cli::bench::run(&pick(engine), &options, moves),
         Some(Command::Engines) => {
-            for id in engines::engine_ids() {
-                if let Some(info) = engines::info(id) {
-                    println!(
-                        "{id:18} {} ({}, {}, {})",
-                        info.name, info.author, info.year, info.machine
-                    );
-                }
+            for entry in engines::catalogue() {
+                let info = entry.info;
+                let game = match entry.game {
+                    engines::GameKind::Chess => "chess",
+                    engines::GameKind::Draughts => "draughts",
+                };
+                println!(
+                    "{:18} {game:9} {} ({}, {}, {})",
+                    info.id, info.name, info.author, info.year, info.machine
+                );
             }
             Ok(())
         }

@@ -1,5 +1,8 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the integration tests: every test crate
+//! (`tests/LAYER/main.rs`) declares `#[path = "../common/mod.rs"] mod common;`.
 #![allow(dead_code)]
+
+pub mod pipe;
 
 use std::path::PathBuf;
 

@@ -1,0 +1,10 @@
+//! Benchmarks run as tests: the numbers the documentation quotes (T-states
+//! per ChesSkelet reply, `samuel-f8` speed), printed with `--nocapture` and
+//! held within bounds. One module per engine:
+//! `cargo test --release --test bench MODULE -- --nocapture`.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod chesskelet_bench;
+mod samuel_f8_bench;

@@ -1,0 +1,270 @@
+//! The `retrochess` binary's person-facing subcommands, over pipes.
+
+use crate::common;
+
+use retrochess::machine::spectrum::Spectrum48;
+
+use common::retrochess as run;
+
+#[test]
+fn play_as_black_refuses_illegal_moves_and_shows_the_screen() {
+    let (ok, out, _) = run(&["play"], "e7e4\nhello\ne7e5\nNc6\n");
+    assert!(ok);
+    assert!(
+        out.contains(
+            "1K ZX Chess plays d2d3 (0.0 s on the original machine; move stored on the tape)"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("Illegal move e7e4: not a legal pawn move from e7 to e4: the pawn cannot advance that far."), "{out}");
+    assert!(out.contains("Cannot read \"hello\""), "{out}");
+    // Two engine replies after e7e5 and Nc6, both typed on the emulated keyboard.
+    assert_eq!(
+        out.matches("typed 7E5E").count() + out.matches("typed 8B6C").count(),
+        2,
+        "{out}"
+    );
+    // The board as the emulated screen shows it last, files H..A: the b8
+    // knight has left its (dark) square.
+    assert!(out.lines().any(|l| l == "8▒rnbkqb█r"), "{out}");
+}
+
+#[test]
+fn play_as_white_gets_a_mirrored_engine() {
+    let (ok, out, _) = run(&["play", "--color", "white", "--seed", "3"], "e2e4\n");
+    assert!(ok);
+    assert!(out.contains("You play White"));
+    assert!(out.contains("1K ZX Chess plays"), "{out}");
+    assert!(out.contains("position injected"), "{out}");
+}
+
+#[test]
+fn quit_ends_play() {
+    let (ok, out, _) = run(&["play"], "quit\n");
+    assert!(ok);
+    assert!(out.contains("You play Black against 1K ZX Chess"));
+}
+
+#[test]
+fn bench_prints_its_figures() {
+    let (ok, out, _) = run(&["bench", "--moves", "3"], "");
+    assert!(ok);
+    for key in [
+        "engine moves: 3",
+        "total T-states: ",
+        "host time: ",
+        "emulated MHz: ",
+        "median host ms per move: ",
+        "median authentic s per move: ",
+        "raw ",
+        "harness/raw: ",
+    ] {
+        assert!(out.contains(key), "{key} missing in\n{out}");
+    }
+    let tstates: u64 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("total T-states: "))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        tstates > 3_000_000,
+        "three searches of the 1K program: {tstates}"
+    );
+}
+
+#[test]
+fn engines_are_listed_and_unknown_ones_refused() {
+    let (ok, out, _) = run(&["engines"], "");
+    assert!(
+        ok && out.contains("1k-zx-chess ") && out.contains("1k-zx-chess-kp"),
+        "{out}"
+    );
+    let (ok, _, err) = run(&["screen", "--engine", "nope"], "");
+    assert!(!ok);
+    assert!(err.contains("unknown engine \"nope\""), "{err}");
+}
+
+#[test]
+fn bad_tape_file_is_a_clear_error() {
+    let path = std::env::temp_dir().join(format!("retrochess-cli-{}.p", std::process::id()));
+    std::fs::write(&path, [0x00, 0x01, 0x02]).unwrap();
+    let (ok, _, err) = run(&["screen", "--tape", path.to_str().unwrap()], "");
+    assert!(!ok);
+    assert!(err.contains("bad tape: tape too short: 3 bytes"), "{err}");
+}
+
+#[test]
+fn first_line_that_is_no_protocol_is_refused() {
+    let (ok, _, err) = run(&[], "hello\n");
+    assert!(!ok);
+    assert!(
+        err.contains("cannot tell the protocol from the first line \"hello\""),
+        "{err}"
+    );
+    let (ok, _, _) = run(&[], "");
+    assert!(ok, "EOF before any line: clean exit");
+}
+
+/// What `play` shows of the engine's replies to `moves` (one a line).
+fn replies(engine: &str, color: &str, tape: Option<&std::path::Path>, moves: &str) -> Vec<String> {
+    let mut args = vec!["play", "--engine", engine, "--color", color];
+    if let Some(tape) = tape {
+        args.extend(["--tape", tape.to_str().unwrap()]);
+    }
+    let (ok, out, err) = run(&args, moves);
+    assert!(ok, "{err}");
+    let plays: Vec<String> = out
+        .lines()
+        .filter(|l| l.contains(" plays "))
+        .map(|l| l.split(" (").next().unwrap().to_string())
+        .collect();
+    assert!(!plays.is_empty(), "{out}");
+    plays
+}
+
+/// A 48K `.sna` of `zx` (PC pushed on its stack, as the format keeps it).
+fn sna_of(zx: &Spectrum48) -> Vec<u8> {
+    let r = zx.regs();
+    let sp = r.sp.wrapping_sub(2);
+    let mut h = vec![r.i];
+    for w in [
+        r.hl_alt, r.de_alt, r.bc_alt, r.af_alt, r.hl, r.de, r.bc, r.iy, r.ix,
+    ] {
+        h.extend(w.to_le_bytes());
+    }
+    h.extend([if r.iff2 { 4 } else { 0 }, r.r]);
+    h.extend(r.af.to_le_bytes());
+    h.extend(sp.to_le_bytes());
+    h.extend([r.im, 7]);
+    let mut ram: Vec<u8> = (0x4000..=0xFFFFu16).map(|a| zx.peek(a)).collect();
+    let at = usize::from(sp - 0x4000);
+    ram[at..at + 2].copy_from_slice(&r.pc.to_le_bytes());
+    h.extend(ram);
+    h
+}
+
+/// An uncompressed version 1 `.z80` of `zx`.
+fn z80_of(zx: &Spectrum48) -> Vec<u8> {
+    let r = zx.regs();
+    let mut h = vec![r.a(), r.f()];
+    for w in [r.bc, r.hl, r.pc, r.sp] {
+        h.extend(w.to_le_bytes());
+    }
+    h.extend([r.i, r.r & 0x7F, r.r >> 7]);
+    for w in [r.de, r.bc_alt, r.de_alt, r.hl_alt] {
+        h.extend(w.to_le_bytes());
+    }
+    h.extend(r.af_alt.to_be_bytes());
+    h.extend(r.iy.to_le_bytes());
+    h.extend(r.ix.to_le_bytes());
+    h.extend([u8::from(r.iff1), u8::from(r.iff2), r.im]);
+    h.extend((0x4000..=0xFFFFu16).map(|a| zx.peek(a)));
+    h
+}
+
+#[test]
+fn tapes_and_snapshots_load_by_content_through_the_binary() {
+    use retrochess::engines::{chesskelet, onek};
+    // 1K ZX Chess from a .p file plays as from its built-in tape.
+    let p = common::temp_file("tape.p", onek::TAPE);
+    let moves = "e7e5\nb8c6\n";
+    assert_eq!(
+        replies("1k-zx-chess", "black", Some(&p), moves),
+        replies("1k-zx-chess", "black", None, moves)
+    );
+    // ChesSkelet from a .tap, and from .sna and .z80 snapshots of the
+    // machine the tape's loader leaves at its USR entry, each under a name
+    // that says nothing of its format.
+    let zx = Spectrum48::load_tap(chesskelet::TAPE_LITE).unwrap();
+    let built_in = replies("chesskelet-lite", "white", None, "e2e4\nd2d4\n");
+    for (name, bytes) in [
+        ("lite.tap", chesskelet::TAPE_LITE.to_vec()),
+        ("lite-sna.bin", sna_of(&zx)),
+        ("lite-z80.bin", z80_of(&zx)),
+    ] {
+        let path = common::temp_file(name, &bytes);
+        assert_eq!(
+            replies("chesskelet-lite", "white", Some(&path), "e2e4\nd2d4\n"),
+            built_in,
+            "{name}"
+        );
+    }
+    // A .sna that is not quite one is named as none of the three formats.
+    let mut short = sna_of(&zx);
+    short.pop();
+    let path = common::temp_file("short.sna", &short);
+    let (ok, _, err) = run(
+        &[
+            "screen",
+            "--engine",
+            "chesskelet-lite",
+            "--tape",
+            path.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(!ok);
+    assert!(
+        err.contains("neither a .tap (") && err.contains(".sna (49178 bytes, not 49179)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_endless_tape_file_is_refused_without_reading_it_all() {
+    let (ok, _, err) = run(&["screen", "--tape", "/dev/zero"], "");
+    assert!(!ok);
+    assert!(
+        err.contains("/dev/zero: more than 1048576 bytes, too large for a tape or snapshot"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_tape_patched_with_halt_is_a_named_stop_not_a_hang() {
+    // 1K ZX Chess with HALT written at 0x4293, inside MPSCAN (issue 12).
+    let mut tape = retrochess::engines::onek::TAPE.to_vec();
+    tape[0x4293 - 0x4009] = 0x76;
+    let path = common::temp_file("halt.p", &tape);
+    let pgn = common::temp_file("halt.pgn", b"");
+    let started = std::time::Instant::now();
+    let (ok, out, err) = run(
+        &[
+            "match",
+            "--tape",
+            path.to_str().unwrap(),
+            "--engine",
+            "1k-zx-chess",
+            "--engine",
+            "random",
+            "--games",
+            "2",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(ok, "{out}{err}");
+    assert!(started.elapsed().as_secs() < 30, "ended promptly");
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        text.matches("1K ZX Chess hung: halted at PC 0x4293 with nothing to wake it")
+            .count(),
+        2,
+        "{text}"
+    );
+}
+
+/// `baker-draughts` runs on an emulated ZX81: its screen shows the board
+/// SHOW printed at start-up (the computer's inverse W men at the top).
+#[test]
+fn an_emulated_draughts_engine_shows_its_screen() {
+    let (ok, out, err) = run(&["screen", "--engine", "baker-draughts"], "");
+    assert!(ok, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0].trim_end(), " w w w w");
+    assert_eq!(lines[7].trim_end(), "b b b b");
+    let (ok, _, err) = run(&["screen", "--engine", "samuel-f8"], "");
+    assert!(!ok && err.contains("no emulated screen"), "{err}");
+}

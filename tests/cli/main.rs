@@ -1,0 +1,7 @@
+//! Evidence for the person-facing subcommands of the binary (`src/cli/`):
+//! play, screen, bench, engines, tape files, and their errors, over pipes.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod cli;

@@ -1,0 +1,10 @@
+//! Evidence that independent programs can use retrochess as shipped:
+//! python-chess's clients, a real xboard under Xvfb, and the files of
+//! `adapters/` and `scripts/` run exactly as a person would run them.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod adapters;
+mod python_interop;
+mod xboard_gui;

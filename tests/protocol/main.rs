@@ -1,0 +1,14 @@
+//! Evidence for the protocol layer (`src/protocol/`): UCI and CECP sessions
+//! with the real binary over pipes (handshakes, every command, whole games,
+//! timing GUIs rely on, garbage and exits), and the inputs the fuzz targets
+//! found, replayed.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod chesskelet_protocols;
+mod fuzz_regressions;
+mod new_user;
+mod uci_games;
+mod uci_session;
+mod xboard_session;

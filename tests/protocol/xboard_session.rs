@@ -1,0 +1,313 @@
+//! CECP over pipes with the real emulated engine: every command of the
+//! protocol, `undo`/`remove` then play on, `setboard` mid-game, `edit`,
+//! `ping` ordering while thinking, result claims, garbage and exits. Every
+//! engine move received is checked with shakmaty.
+
+use crate::common::pipe;
+
+use std::time::{Duration, Instant};
+
+use pipe::Engine;
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{CastlingMode, Chess, Position};
+
+const SECOND: Duration = Duration::from_secs(1);
+
+fn xboard(args: &[&str]) -> Engine {
+    let mut e = Engine::start(&[&["xboard"], args].concat());
+    e.send("xboard");
+    e.send("protover 2");
+    let features = e.until_prefix("feature done=1");
+    assert!(features.iter().any(|l| l.contains("usermove=1")));
+    for f in [
+        "usermove", "ping", "setboard", "sigint", "sigterm", "reuse", "san", "colors", "analyze",
+        "myname",
+    ] {
+        e.send(&format!("accepted {f}"));
+    }
+    e
+}
+
+/// The engine's next move (the line), checked legal in `pos`.
+fn engine_move(e: &mut Engine, pos: &mut Chess) -> String {
+    let lines = e.until(10 * SECOND, |l| l.starts_with("move ") || l == "resign");
+    let last = lines.last().unwrap().clone();
+    if let Some(m) = last.strip_prefix("move ") {
+        let uci: UciMove = m.parse().unwrap();
+        match uci.to_move(pos) {
+            Ok(mv) => pos.play_unchecked(mv),
+            Err(_) => assert!(
+                lines
+                    .iter()
+                    .any(|l| l.starts_with(&format!("# illegal move {m}: "))),
+                "unflagged illegal move {m}\n{}",
+                e.transcript()
+            ),
+        }
+    }
+    last
+}
+
+fn play(pos: &mut Chess, m: &str) {
+    let mv = m.parse::<UciMove>().unwrap().to_move(pos).unwrap();
+    pos.play_unchecked(mv);
+}
+
+#[test]
+fn a_game_with_takebacks_and_pings() {
+    let t = Instant::now();
+    let mut e = xboard(&[]);
+    eprintln!("process start to feature done=1: {:?}", t.elapsed());
+    let mut pos = Chess::default();
+    for line in [
+        "new",
+        "random",
+        "level 40 5 0",
+        "post",
+        "hard",
+        "easy",
+        "computer",
+        "name Tester",
+        "rating 1500 1600",
+    ] {
+        e.send(line);
+    }
+    e.send("time 30000");
+    e.send("otim 30000");
+    e.send("usermove e2e4");
+    play(&mut pos, "e2e4");
+    e.send("ping 1");
+    let lines = e.until_prefix("pong 1");
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("move "))
+        .expect("the move comes before the pong");
+    let thinking = &lines[at - 2];
+    let fields: Vec<&str> = thinking.split_whitespace().collect();
+    assert_eq!(fields.len(), 5, "ply score time nodes pv: {thinking}");
+    assert_eq!(fields[0], "1");
+    assert!(fields[1].parse::<i32>().is_ok() && fields[3].parse::<u64>().is_ok());
+    let reply = lines[at].strip_prefix("move ").unwrap().to_string();
+    assert_eq!(fields[4], reply);
+    play(&mut pos, &reply);
+    // Illegal GUI moves change nothing.
+    e.send("usermove e4e6");
+    e.until_prefix("Illegal move (not a legal pawn move from e4 to e6");
+    e.send("usermove e1e3");
+    e.until_prefix("Illegal move (not a legal king move from e1 to e3");
+    // Take back both moves, then play on differently.
+    e.send("force");
+    e.send("remove");
+    pos = Chess::default();
+    e.send("usermove d2d4");
+    e.send("undo");
+    e.send("playother");
+    e.send("usermove d2d4");
+    play(&mut pos, "d2d4");
+    engine_move(&mut e, &mut pos);
+    for _ in 0..5 {
+        let m = pos.legal_moves()[0];
+        let uci = UciMove::from_standard(m).to_string();
+        e.send(&format!("usermove {uci}"));
+        pos.play_unchecked(m);
+        if engine_move(&mut e, &mut pos) == "resign" || pos.is_game_over() {
+            break;
+        }
+    }
+    e.send("ping 2");
+    e.until_prefix("pong 2");
+    e.send("result 1/2-1/2 {Tester offers a draw}");
+    e.send("ping 3");
+    assert_eq!(e.until_prefix("pong 3"), ["pong 3"]);
+    e.send("quit");
+    assert!(e.wait(5 * SECOND).success());
+}
+
+#[test]
+fn setboard_mid_game_and_edit() {
+    let mut e = xboard(&[]);
+    e.send("new");
+    e.send("usermove e2e4");
+    let mut pos = Chess::default();
+    play(&mut pos, "e2e4");
+    engine_move(&mut e, &mut pos);
+    // Mid-game: a new position, the engine on move for White.
+    let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+    e.send("force");
+    e.send(&format!("setboard {fen}"));
+    e.send("go");
+    let mut pos: Chess = fen
+        .parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    engine_move(&mut e, &mut pos);
+    // Broken boards are refused and change nothing.
+    e.send("setboard 8/8/8/8/8/8/8/8 w - - 0 1");
+    e.until_prefix("tellusererror Illegal position");
+    // edit mode: a rook endgame with Black on move... by `black`.
+    e.send("new");
+    e.send("force");
+    for line in ["edit", "#", "Ke1", "Ra1", "c", "Ke8", "Pe7", "."] {
+        e.send(line);
+    }
+    e.send("black");
+    e.send("go");
+    let mut pos: Chess = "4k3/4p3/8/8/8/8/8/R3K3 b Q - 0 1"
+        .parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    let m = engine_move(&mut e, &mut pos);
+    assert!(m.starts_with("move "), "{m}");
+    e.send("white");
+    e.send("ping 1");
+    e.until_prefix("pong 1");
+}
+
+#[test]
+fn the_engine_claims_its_mates() {
+    let mut e = xboard(&[]);
+    // White mates on the back rank.
+    e.send("new");
+    e.send("force");
+    e.send("setboard 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
+    e.send("go");
+    let lines = e.until(10 * SECOND, |l| {
+        l.starts_with("1-0") || l == "resign" || l.starts_with("0-1")
+    });
+    let mut pos: Chess = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1"
+        .parse::<Fen>()
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .unwrap();
+    let m = lines.iter().find_map(|l| l.strip_prefix("move ")).unwrap();
+    play(&mut pos, m);
+    assert!(pos.is_checkmate(), "{m}");
+    assert_eq!(lines.last().unwrap(), "1-0 {White mates}");
+    // The fool's mate, the engine Black.
+    e.send("new");
+    for m in ["f2f3", "e7e5"] {
+        e.send("force");
+        e.send(&format!("usermove {m}"));
+    }
+    e.send("playother");
+    e.send("usermove g2g4");
+    let lines = e.until(10 * SECOND, |l| {
+        l.starts_with("0-1") || l == "resign" || l.starts_with("move ")
+    });
+    if lines.last().unwrap() == "move d8h4" {
+        assert_eq!(e.until_prefix("0-1"), ["0-1 {Black mates}"]);
+    }
+    // Mated before moving: claimed without thinking.
+    e.send("new");
+    e.send("force");
+    for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        e.send(&format!("usermove {m}"));
+    }
+    e.send("go");
+    assert_eq!(e.until_prefix("0-1"), ["0-1 {Black mates}"]);
+}
+
+#[test]
+fn options_time_controls_and_move_now() {
+    let mut e = xboard(&["--seed", "3"]);
+    e.send("option IllegalMoves=resign");
+    e.send("option Opening=think");
+    e.send("option ShowScreen=1");
+    e.send("option Bogus=1");
+    e.until_prefix("Error (unknown option \"Bogus\")");
+    e.send("new");
+    e.send("st 1");
+    e.send("sd 3");
+    e.send("nps 5000");
+    e.send("go");
+    // Opening=think: the program thinks its first move instead of the tape's.
+    let lines = e.until(10 * SECOND, |l| l.starts_with("move "));
+    assert!(
+        lines.iter().any(|l| l.starts_with("# screen ")),
+        "ShowScreen"
+    );
+    assert!(
+        lines.iter().any(|l| l.contains("position injected")),
+        "{lines:?}"
+    );
+    // AuthenticTiming holds the move (6-9 s of ZX81 time); `?` moves now and
+    // the pong follows the move.
+    e.send("option AuthenticTiming=1");
+    e.send("nopost");
+    e.send("level 0 5 0");
+    e.send("time 30000");
+    e.send("otim 30000");
+    let m = lines
+        .last()
+        .unwrap()
+        .strip_prefix("move ")
+        .unwrap()
+        .to_string();
+    let mut pos = Chess::default();
+    play(&mut pos, &m);
+    let reply = pos.legal_moves()[0];
+    e.send(&format!("usermove {}", UciMove::from_standard(reply)));
+    e.send("ping 5");
+    std::thread::sleep(Duration::from_millis(150));
+    assert!(
+        e.drain(Duration::from_millis(100))
+            .iter()
+            .all(|l| !l.starts_with("move ") && !l.starts_with("pong"))
+    );
+    let t = Instant::now();
+    e.send("?");
+    let lines = e.until_prefix("pong 5");
+    assert!(t.elapsed() < Duration::from_millis(500));
+    assert!(lines.iter().any(|l| l.starts_with("move ")), "{lines:?}");
+}
+
+#[test]
+fn garbage_eof_and_quit() {
+    let mut e = xboard(&[]);
+    for line in [
+        "hello",
+        "usermove",
+        "usermove zz",
+        "level",
+        "st",
+        "time",
+        "protover",
+        "variant crazyhouse",
+        "e2e4 e7e5",
+    ] {
+        e.send(line);
+    }
+    e.send_bytes(b"\xff\xfe\x00\r\n");
+    e.send("ping 1");
+    let lines = e.until_prefix("pong 1");
+    assert!(lines.iter().any(|l| l == "Error (unknown command): hello"));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "Illegal move (not a coordinate move): zz")
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "Error (unsupported variant): crazyhouse")
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "Error (unknown command): e2e4 e7e5")
+    );
+    e.close();
+    assert!(e.wait(5 * SECOND).success());
+    // quit while thinking.
+    let mut e = xboard(&[]);
+    e.send("option AuthenticTiming=1");
+    e.send("new");
+    e.send("usermove e2e4");
+    e.send("quit");
+    let t = Instant::now();
+    assert!(e.wait(5 * SECOND).success());
+    assert!(t.elapsed() < SECOND);
+}
