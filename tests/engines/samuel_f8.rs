@@ -6,7 +6,7 @@
 //! random games. Needs pydraughts 0.6.7 (`common::python_draughts`, which
 //! scripts/test provides); a missing one fails the test, it is never skipped.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::process::{Command, Stdio};

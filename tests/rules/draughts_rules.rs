@@ -18,7 +18,7 @@
 //! Python is `$RETROCHESS_PYTHON` or `python3` (`common::python_draughts`);
 //! a missing pydraughts FAILS the test with the command that installs it.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::io::Write;
