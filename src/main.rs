@@ -10,19 +10,21 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use retrochess::engines::{self, EngineOptions};
+use retrochess::engines::{self, EngineOptions, GameKind};
 use retrochess::protocol::{self, Protocol};
 
 const DEFAULT_ENGINE: &str = "1k-zx-chess";
+/// The engine `retrochess hub` runs when none is named.
+const DEFAULT_DRAUGHTS_ENGINE: &str = "samuel-f8";
 
 #[derive(Parser)]
 #[command(
     name = "retrochess",
     version,
-    about = "Sinclair-era chess programs, run unmodified in emulated machines, as UCI/xboard engines",
-    long_about = "Sinclair-era chess programs, run unmodified in emulated machines, as UCI/xboard engines.\n\n\
-                  With no subcommand, retrochess reads the GUI's first line and speaks UCI (`uci`) or \
-                  CECP (`xboard`), so GUIs that cannot pass arguments still work."
+    about = "Sinclair-era chess and draughts programs, run unmodified in emulated machines, as UCI/xboard/Hub engines",
+    long_about = "Sinclair-era chess and draughts programs, run unmodified in emulated machines, as UCI/xboard/Hub engines.\n\n\
+                  With no subcommand, retrochess reads the GUI's first line and speaks UCI (`uci`), \
+                  CECP (`xboard`) or, for draughts, Hub (`hub`), so GUIs that cannot pass arguments still work."
 )]
 struct Cli {
     #[command(subcommand)]
@@ -75,6 +77,13 @@ enum Command {
     /// Speak CECP (xboard/WinBoard protocol 2) on stdin/stdout.
     Xboard {
         /// Engine to run.
+        #[arg(long, short)]
+        engine: Option<String>,
+    },
+    /// Speak Hub (the draughts protocol of Scan, version 2; pydraughts's
+    /// HubEngine on 8x8) on stdin/stdout.
+    Hub {
+        /// Draughts engine to run (default samuel-f8).
         #[arg(long, short)]
         engine: Option<String>,
     },
@@ -186,7 +195,13 @@ fn main() -> ExitCode {
         Some(Command::Xboard { engine }) => {
             protocol::serve(Protocol::Xboard, &pick(engine), options, None).map_err(Into::into)
         }
-        None => detect_and_serve(&pick(None), options),
+        Some(Command::Hub { engine }) => {
+            let engine = engine
+                .or(top)
+                .unwrap_or_else(|| DEFAULT_DRAUGHTS_ENGINE.to_string());
+            protocol::serve(Protocol::Hub, &engine, options, None).map_err(Into::into)
+        }
+        None => detect_and_serve(top, options),
         Some(Command::Match(args)) => cli::matches::run(&args, &options),
         Some(Command::Play {
             engine,
@@ -226,8 +241,9 @@ fn main() -> ExitCode {
     }
 }
 
-/// No subcommand: the GUI's first line says which protocol it speaks.
-fn detect_and_serve(id: &str, options: EngineOptions) -> Result<(), cli::CliError> {
+/// No subcommand: the GUI's first line says which protocol it speaks (and,
+/// when no engine is named, which game's default engine to run).
+fn detect_and_serve(id: Option<String>, options: EngineOptions) -> Result<(), cli::CliError> {
     let mut first = String::new();
     loop {
         first.clear();
@@ -243,10 +259,16 @@ fn detect_and_serve(id: &str, options: EngineOptions) -> Result<(), cli::CliErro
         }
     }
     match Protocol::detect(&first) {
-        Some(p) => Ok(protocol::serve(p, id, options, Some(first))?),
+        Some(p) => {
+            let id = id.unwrap_or_else(|| match p.game() {
+                GameKind::Chess => DEFAULT_ENGINE.to_string(),
+                GameKind::Draughts => DEFAULT_DRAUGHTS_ENGINE.to_string(),
+            });
+            Ok(protocol::serve(p, &id, options, Some(first))?)
+        }
         None => Err(cli::CliError::Input(format!(
-            "cannot tell the protocol from the first line {:?}: expected `uci` or `xboard` \
-             (or run `retrochess uci` / `retrochess xboard`, or `retrochess --help`)",
+            "cannot tell the protocol from the first line {:?}: expected `uci`, `xboard` or `hub` \
+             (or run `retrochess uci` / `xboard` / `hub`, or `retrochess --help`)",
             first.trim()
         ))),
     }

@@ -3,7 +3,7 @@
 //! PDN games (`pdn::read_games`, each replayed). What a parser accepts must
 //! read back the same from what we write for it.
 //!
-//! No Hub protocol target yet: `src/protocol/hub.rs` does not exist.
+//! Hub protocol lines have their own target, `hub_lines`.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

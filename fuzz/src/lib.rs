@@ -1,15 +1,16 @@
-//! What the fuzz targets share: the edge of `retrochess uci`/`xboard`
-//! (`protocol::serve`) played in memory, so a protocol front end can be fed
-//! a whole conversation without threads, processes or the emulator.
+//! What the fuzz targets share: the edge of `retrochess uci`/`xboard`/`hub`
+//! (`protocol::serve`) played in memory, so a protocol front end of either
+//! game can be fed a whole conversation without threads, processes or the
+//! emulator.
 //!
 //! The input is the GUI's bytes. Each line reaches the front end as
 //! `serve`'s reader passes it (invalid UTF-8 replaced, line ending
 //! trimmed); the front end's jobs and timers are answered later, at points
 //! the line's own bytes choose, so searches still in flight meet `stop`,
 //! `ping`, `new`, `position`... as they do over real pipes. A search is
-//! answered with a reply drawn from the same bytes: a legal move, an
-//! illegal one, a dead end, a hang, or a driver error, with costs in the
-//! ranges the drivers produce.
+//! answered with a reply drawn from the same bytes: a legal move, a move
+//! of random squares (mostly illegal: [`Fuzzed::any_wire`]), a dead end, a
+//! hang, or a driver error, with costs in the ranges the drivers produce.
 //!
 //! Checked on every action: a line sent is one line (no newline inside).
 //! Everything else is the fuzzer's: no panic, no hang, no runaway memory.
@@ -17,20 +18,51 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
+use retrochess::engines::Catalogue;
 use retrochess::engines::{Hang, InputPath, Played, Reply};
 use retrochess::machine::SplitMix64;
 use retrochess::protocol::session::{SearchRequest, Searched};
-use retrochess::protocol::{FrontEnd, Job};
+use retrochess::protocol::{Action, FrontEnd, Input, Job};
 use retrochess::rules::HangKind;
 use retrochess::rules::chess::ChessRules;
+use retrochess::rules::draughts::{Draughts, PdnMove, Square as DraughtsSquare};
+use shakmaty::Square;
 use shakmaty::uci::UciMove;
-use shakmaty::{Position, Square};
 
-type Action = retrochess::protocol::Action<ChessRules>;
-type Input = retrochess::protocol::Input<ChessRules>;
+/// A game whose front ends are fuzzed: how to make up a program's move
+/// that may be illegal.
+pub trait Fuzzed: Catalogue {
+    /// A move of random squares, as a program may play it.
+    fn any_wire(rng: &mut SplitMix64) -> Self::Wire;
+}
+
+impl Fuzzed for ChessRules {
+    fn any_wire(rng: &mut SplitMix64) -> UciMove {
+        UciMove::Normal {
+            from: Square::new(rng.range(0, 63) as u32),
+            to: Square::new(rng.range(0, 63) as u32),
+            promotion: None,
+        }
+    }
+}
+
+impl Fuzzed for Draughts {
+    /// A step, or a capture through one to three landing squares.
+    fn any_wire(rng: &mut SplitMix64) -> PdnMove {
+        let legs = rng.range(0, 3);
+        let squares: Vec<DraughtsSquare> = (0..=legs.max(1))
+            .map(|_| DraughtsSquare::new(rng.range(1, 32) as u32).expect("1..=32"))
+            .collect();
+        if legs == 0 {
+            PdnMove::step(squares[0], squares[1])
+        } else {
+            PdnMove::capture(squares).expect("two squares or more")
+        }
+    }
+}
 
 /// Plays the GUI's `data` through `front`, then end of input.
-pub fn converse(front: &mut dyn FrontEnd<ChessRules>, data: &[u8]) {
+pub fn converse<R: Fuzzed>(front: &mut dyn FrontEnd<R>, data: &[u8]) {
     let mut edge = Edge::default();
     for (i, raw) in data.split(|&b| b == b'\n').enumerate() {
         let line = String::from_utf8_lossy(raw)
@@ -59,27 +91,36 @@ pub fn converse(front: &mut dyn FrontEnd<ChessRules>, data: &[u8]) {
 }
 
 /// The engine worker and the timers, as the front end sees them.
-#[derive(Default)]
-struct Edge {
+struct Edge<R: Fuzzed> {
     /// Jobs and timers not answered yet, oldest first.
-    pending: VecDeque<Pending>,
+    pending: VecDeque<Pending<R>>,
 }
 
-enum Pending {
-    Search(SearchRequest<ChessRules>),
+impl<R: Fuzzed> Default for Edge<R> {
+    fn default() -> Self {
+        Edge {
+            pending: VecDeque::new(),
+        }
+    }
+}
+
+enum Pending<R: Fuzzed> {
+    Search(SearchRequest<R>),
     Recreate,
     Wake(u64),
 }
 
-impl Edge {
+impl<R: Fuzzed> Edge<R> {
     /// Gives `input` to the front end and takes its actions; `false` once
     /// it quits.
-    fn feed(&mut self, front: &mut dyn FrontEnd<ChessRules>, input: Input) -> bool {
+    fn feed(&mut self, front: &mut dyn FrontEnd<R>, input: Input<R>) -> bool {
         for action in front.handle(input) {
             match action {
                 Action::Send(line) => assert!(!line.contains('\n'), "two lines in one: {line:?}"),
                 Action::Note(_) => {}
-                Action::Job(Job::Search(request)) => self.pending.push_back(Pending::Search(request)),
+                Action::Job(Job::Search(request)) => {
+                    self.pending.push_back(Pending::Search(request))
+                }
                 Action::Job(Job::NewGame) => {}
                 Action::Job(Job::Recreate(_)) => self.pending.push_back(Pending::Recreate),
                 Action::WakeAfter(_, token) => self.pending.push_back(Pending::Wake(token)),
@@ -90,7 +131,7 @@ impl Edge {
     }
 
     /// The next answer: jobs in order (one worker), a timer at any time.
-    fn answer(&mut self, rng: &mut SplitMix64) -> Input {
+    fn answer(&mut self, rng: &mut SplitMix64) -> Input<R> {
         let timer = self
             .pending
             .iter()
@@ -113,18 +154,15 @@ impl Edge {
 }
 
 /// A reply such as a driver gives for `request`.
-fn reply(request: &SearchRequest<ChessRules>, rng: &mut SplitMix64) -> Searched<ChessRules> {
-    let legal = request.game.position().legal_moves();
+fn reply<R: Fuzzed>(request: &SearchRequest<R>, rng: &mut SplitMix64) -> Searched<R> {
+    let game = &request.game;
+    let legal = game.legal_moves();
     let played = match rng.range(0, 5) {
         0 | 1 if !legal.is_empty() => {
             let m = &legal[rng.range(0, legal.len() as u64 - 1) as usize];
-            Played::Move(UciMove::from_standard(*m))
+            Played::Move(game.rules().wire(game.position(), m))
         }
-        2 => Played::Move(UciMove::Normal {
-            from: Square::new(rng.range(0, 63) as u32),
-            to: Square::new(rng.range(0, 63) as u32),
-            promotion: None,
-        }),
+        2 => Played::Move(R::any_wire(rng)),
         3 => Played::DeadEnd,
         _ => Played::Hung(Hang {
             kind: HangKind::Budget,

@@ -29,7 +29,8 @@ const MAX_CONCURRENCY: usize = 256;
 #[derive(Args, Clone, Debug)]
 pub struct MatchArgs {
     /// A player: a built-in engine id, `random`, or an external engine
-    /// `cmd=PATH,proto=uci|xboard[,name=N][,arg=A][,option.NAME=VALUE]`. Repeat for each player.
+    /// `cmd=PATH,proto=uci|xboard|hub[,name=N][,arg=A][,option.NAME=VALUE]` (hub: a draughts
+    /// engine). Repeat for each player.
     /// Default: 1K ZX Chess and ChesSkelet; with --game draughts, every
     /// built-in draughts engine and random.
     #[arg(long = "engine", short = 'e', value_name = "SPEC")]

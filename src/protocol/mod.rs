@@ -1,6 +1,7 @@
-//! The chess protocols: UCI and CECP (xboard), as state machines over lines.
+//! The protocols: UCI and CECP (xboard) for chess, Hub for draughts, as
+//! state machines over lines.
 //!
-//! Each front end ([`uci::Uci`], [`xboard::Xboard`]) turns one [`Input`] (a
+//! Each front end ([`uci::Uci`], [`xboard::Xboard`], [`hub::Hub`]) turns one [`Input`] (a
 //! line from the GUI, a finished search, a timer) into [`Action`]s (lines
 //! back, notes, jobs for the engine). What they share, including the engine
 //! worker, lives in [`session`]. The threads and stdin/stdout live here, at
@@ -9,6 +10,7 @@
 //! and `ping` are answered while the program thinks.
 
 pub mod desk;
+pub mod hub;
 pub mod session;
 pub mod uci;
 pub mod xboard;
@@ -20,6 +22,7 @@ use std::thread;
 
 use crate::engines::{self, Catalogue, EngineError, EngineOptions, GameKind};
 use crate::rules::chess::ChessRules;
+use crate::rules::draughts::Draughts;
 pub use session::{Action, Input, Job, Settings};
 
 /// Which protocol to speak.
@@ -27,15 +30,17 @@ pub use session::{Action, Input, Job, Settings};
 pub enum Protocol {
     Uci,
     Xboard,
+    Hub,
 }
 
 impl Protocol {
-    /// The protocol a GUI speaks, from its first line (`uci` or `xboard`), as
-    /// PolyGlot detects it.
+    /// The protocol a GUI speaks, from its first line (`uci`, `xboard` or
+    /// `hub`), as PolyGlot detects it.
     pub fn detect(first_line: &str) -> Option<Protocol> {
         match first_line.split_whitespace().next()? {
             "uci" => Some(Protocol::Uci),
             "xboard" => Some(Protocol::Xboard),
+            "hub" => Some(Protocol::Hub),
             _ => None,
         }
     }
@@ -44,6 +49,7 @@ impl Protocol {
     pub fn game(self) -> GameKind {
         match self {
             Protocol::Uci | Protocol::Xboard => GameKind::Chess,
+            Protocol::Hub => GameKind::Draughts,
         }
     }
 
@@ -51,6 +57,7 @@ impl Protocol {
         match self {
             Protocol::Uci => "UCI",
             Protocol::Xboard => "CECP",
+            Protocol::Hub => "Hub",
         }
     }
 }
@@ -109,6 +116,12 @@ impl FrontEnd<ChessRules> for xboard::Xboard {
     }
 }
 
+impl FrontEnd<Draughts> for hub::Hub {
+    fn handle(&mut self, input: Input<Draughts>) -> Vec<Action<Draughts>> {
+        hub::Hub::handle(self, input)
+    }
+}
+
 /// Serves `engine` over stdin/stdout until `quit` or end of input.
 /// `first_line` is a line already read from stdin (protocol detection).
 ///
@@ -128,18 +141,30 @@ pub fn serve(
         });
     }
     let settings = Settings::new(&entry, options.clone());
-    let worker = session::Worker::<ChessRules>::new(engine, &options)?;
-    let front: Box<dyn FrontEnd<ChessRules>> = match protocol {
-        Protocol::Uci => Box::new(uci::Uci::new(entry.info, settings)),
-        Protocol::Xboard => Box::new(xboard::Xboard::new(entry.info, settings)),
-    };
-    run(front, worker, first_line)
+    let info = entry.info;
+    match protocol {
+        Protocol::Uci => run(
+            uci::Uci::new(info, settings),
+            session::Worker::<ChessRules>::new(engine, &options)?,
+            first_line,
+        ),
+        Protocol::Xboard => run(
+            xboard::Xboard::new(info, settings),
+            session::Worker::<ChessRules>::new(engine, &options)?,
+            first_line,
+        ),
+        Protocol::Hub => run(
+            hub::Hub::new(info, settings),
+            session::Worker::<Draughts>::new(engine, &options)?,
+            first_line,
+        ),
+    }
 }
 
 /// The edge: one thread reads stdin, one runs the engine's jobs, this one
 /// feeds the front end and writes stdout.
-fn run<R: Catalogue>(
-    mut front: Box<dyn FrontEnd<R>>,
+fn run<R: Catalogue, F: FrontEnd<R>>(
+    mut front: F,
     mut worker: session::Worker<R>,
     first_line: Option<String>,
 ) -> Result<(), ProtocolError> {

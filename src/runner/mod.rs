@@ -1,6 +1,7 @@
 //! The built-in match runner: retro engines in-process, a random mover, and
-//! external engines as subprocesses; adjudication by the arbiter; PGN
-//! written game by game; a standings table with Elo and LOS.
+//! external engines as subprocesses (UCI, CECP, Hub); adjudication by the
+//! rules; the game's record (PGN, PDN) written game by game; a standings
+//! table with Elo and LOS.
 //!
 //! Games run on `concurrency` worker threads. Each game gets fresh players
 //! (a freshly loaded machine, or a freshly started process), seeded from the
@@ -32,7 +33,7 @@ use crate::machine::SplitMix64;
 use crate::rules::chess::ChessRules;
 use crate::rules::{Color, GameResult, Termination};
 use clock::TimeControl;
-use external::{External, Proto};
+use external::Launch;
 use openings::Opening;
 use pgnfile::PgnFile;
 use player::{Player, PlayerSpec};
@@ -46,19 +47,11 @@ pub trait MatchGame: Catalogue {
     /// blank line.
     fn record_text(&self, record: &GameRecord<Self>) -> String;
 
-    /// Starts an external engine speaking `proto`.
+    /// Starts an external engine.
     ///
     /// # Errors
     /// A protocol of another game, or the engine cannot start.
-    fn start_external(
-        &self,
-        name: &str,
-        cmd: &str,
-        args: &[String],
-        proto: Proto,
-        options: &[(String, String)],
-        startup: Duration,
-    ) -> Result<Box<dyn Player<Self>>, String>;
+    fn start_external(&self, launch: &Launch) -> Result<Box<dyn Player<Self>>, String>;
 }
 
 impl MatchGame for ChessRules {
@@ -66,18 +59,8 @@ impl MatchGame for ChessRules {
         record.to_pgn()
     }
 
-    fn start_external(
-        &self,
-        name: &str,
-        cmd: &str,
-        args: &[String],
-        proto: Proto,
-        options: &[(String, String)],
-        startup: Duration,
-    ) -> Result<Box<dyn Player<Self>>, String> {
-        Ok(Box::new(External::start(
-            name, cmd, args, proto, options, startup,
-        )?))
+    fn start_external(&self, launch: &Launch) -> Result<Box<dyn Player<Self>>, String> {
+        external::start_chess(launch)
     }
 }
 

@@ -9,10 +9,8 @@
 //! ACF's three-move ballots need a table we would have to copy, the two-move
 //! ballots follow from the rules alone.
 
-use std::time::Duration;
-
 use super::MatchGame;
-use super::external::Proto;
+use super::external::{self, Launch};
 use super::openings::Opening;
 use super::player::Player;
 use super::record::GameRecord;
@@ -73,18 +71,8 @@ impl MatchGame for Draughts {
         text
     }
 
-    fn start_external(
-        &self,
-        _name: &str,
-        _cmd: &str,
-        _args: &[String],
-        proto: Proto,
-        _options: &[(String, String)],
-        _startup: Duration,
-    ) -> Result<Box<dyn Player<Self>>, String> {
-        Err(format!(
-            "{proto:?} is a chess protocol: draughts engines speak Hub (proto=hub)"
-        ))
+    fn start_external(&self, launch: &Launch) -> Result<Box<dyn Player<Self>>, String> {
+        external::start_draughts(launch, *self)
     }
 }
 

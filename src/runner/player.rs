@@ -1,13 +1,13 @@
 //! The players of a match: built-in retro engines (in-process), a uniformly
 //! random legal mover (the rating floor), and external engines (separate
-//! processes speaking UCI or CECP, in `external.rs`).
+//! processes speaking UCI, CECP or Hub, in `external/`).
 
 use std::str::FromStr;
 use std::time::Duration;
 
 use super::MatchGame;
 use super::clock::MatchClock;
-use super::external::Proto;
+use super::external::{Launch, Proto};
 use crate::engines::{self, Engine, EngineOptions, Played};
 use crate::machine::SplitMix64;
 use crate::rules::{Game, HangKind, Rules};
@@ -19,7 +19,7 @@ pub enum PlayerSpec {
     Retro(String),
     /// The seeded uniformly random legal mover.
     Random,
-    /// An external engine: `cmd=PATH,proto=uci|xboard[,name=N][,arg=A]...[,option.NAME=VALUE]...`
+    /// An external engine: `cmd=PATH,proto=uci|xboard|hub[,name=N][,arg=A]...[,option.NAME=VALUE]...`
     External {
         name: String,
         cmd: String,
@@ -41,7 +41,7 @@ impl FromStr for PlayerSpec {
             return match engines::info(s) {
                 Some(_) => Ok(PlayerSpec::Retro(s.to_string())),
                 None => Err(format!(
-                    "unknown engine {s:?}: use a built-in one ({}, random) or cmd=...,proto=uci|xboard",
+                    "unknown engine {s:?}: use a built-in one ({}, random) or cmd=...,proto=uci|xboard|hub",
                     engines::engine_ids().join(", ")
                 )),
             };
@@ -63,7 +63,10 @@ impl FromStr for PlayerSpec {
                     proto = Some(match value {
                         "uci" => Proto::Uci,
                         "xboard" | "cecp" => Proto::Xboard,
-                        other => return Err(format!("unknown protocol {other:?}: uci or xboard")),
+                        "hub" => Proto::Hub,
+                        other => {
+                            return Err(format!("unknown protocol {other:?}: uci, xboard or hub"));
+                        }
                     })
                 }
                 "name" => name = Some(filled("name=")?),
@@ -77,7 +80,7 @@ impl FromStr for PlayerSpec {
             }
         }
         let cmd = cmd.ok_or("an external engine needs cmd=")?;
-        let proto = proto.ok_or("an external engine needs proto=uci or proto=xboard")?;
+        let proto = proto.ok_or("an external engine needs proto=uci, proto=xboard or proto=hub")?;
         // By default, the program's file name; the whole command if that is
         // blank (`cmd=x/ `).
         let name = name.unwrap_or_else(|| {
@@ -150,7 +153,14 @@ impl PlayerSpec {
                 args,
                 proto,
                 options,
-            } => rules.start_external(name, cmd, args, *proto, options, startup)?,
+            } => rules.start_external(&Launch {
+                name,
+                cmd,
+                args,
+                proto: *proto,
+                options,
+                startup,
+            })?,
         })
     }
 }

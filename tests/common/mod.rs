@@ -250,3 +250,34 @@ pub fn peer(name: &str) -> PathBuf {
             )
         })
 }
+
+/// The draughts engines the Hub tests serve with `retrochess hub`
+/// (`protocol::hub_session`, `runner::hub_match`, `interop::hub_interop`):
+/// a new driver's id goes here.
+pub const HUB_ENGINES: &[&str] = &["samuel-f8", "draughts-1k", "baker-draughts"];
+
+/// The `--engine` spec of `retrochess hub --engine ID` as an external
+/// engine of the match runner, named `hub-ID`.
+pub fn over_hub(id: &str) -> String {
+    format!(
+        "cmd={},arg=hub,arg=--engine,arg={id},proto=hub,name=hub-{id}",
+        env!("CARGO_BIN_EXE_retrochess")
+    )
+}
+
+/// Runs the peer `tests/peers/NAME` with [`python`], `args` and `stdin`:
+/// (success, stdout, stderr). The draughts peers exit with status 2 and
+/// `pip install pydraughts==0.6.7` on stderr when pydraughts is missing.
+pub fn peer_script(name: &str, args: &[&str], stdin: &str) -> (bool, String, String) {
+    let out = output_with_stdin(
+        std::process::Command::new(python())
+            .arg(repo(&format!("tests/peers/{name}")))
+            .args(args),
+        stdin,
+    );
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}

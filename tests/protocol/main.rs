@@ -1,4 +1,4 @@
-//! Evidence for the protocol layer (`src/protocol/`): UCI and CECP sessions
+//! Evidence for the protocol layer (`src/protocol/`): UCI, CECP and Hub sessions
 //! with the real binary over pipes (handshakes, every command, whole games,
 //! timing GUIs rely on, garbage and exits), and the inputs the fuzz targets
 //! found, replayed.
@@ -8,6 +8,7 @@ mod common;
 
 mod chesskelet_protocols;
 mod fuzz_regressions;
+mod hub_session;
 mod new_user;
 mod uci_games;
 mod uci_session;

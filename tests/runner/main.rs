@@ -7,4 +7,5 @@
 mod common;
 
 mod draughts_match;
+mod hub_match;
 mod match_runner;

@@ -225,6 +225,24 @@ impl HubMove {
     pub fn captured_mask(&self) -> u32 {
         self.captured.iter().fold(0, |m, s| m | s.bit())
     }
+
+    /// The Hub form of a PDN move that may be illegal (a program's move the
+    /// rules refused): its first and last squares and, for a capture, the
+    /// square jumped over on each leg that is a jump (two steps along a
+    /// diagonal); a leg that is not names no captured square.
+    pub fn from_pdn(pdn: &PdnMove) -> HubMove {
+        if !pdn.is_capture() {
+            return HubMove::step(pdn.from(), pdn.to());
+        }
+        let over = pdn
+            .squares()
+            .windows(2)
+            .filter_map(|leg| match leg[0].diagonal_to(leg[1]) {
+                Some((dir, 2)) => leg[0].step(dir),
+                _ => None,
+            });
+        HubMove::capture(pdn.from(), pdn.to(), over.collect())
+    }
 }
 
 impl fmt::Display for HubMove {
@@ -324,5 +342,16 @@ mod tests {
             "15x31x19x19".parse::<HubMove>().unwrap_err().to_string(),
             "captured square 19 is listed twice"
         );
+    }
+
+    #[test]
+    fn hub_form_of_a_pdn_move_names_the_squares_jumped() {
+        let hub = |pdn: &str| HubMove::from_pdn(&pdn.parse().unwrap()).to_string();
+        assert_eq!(hub("11-16"), "11-16");
+        assert_eq!(hub("15x24x31"), "15x31x19x27");
+        assert_eq!(hub("14x23"), "14x23x18");
+        // Not jumps: the legs name nothing jumped over.
+        assert_eq!(hub("14x18"), "14x18");
+        assert_eq!(hub("1x32"), "1x32");
     }
 }

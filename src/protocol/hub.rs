@@ -1,0 +1,1122 @@
+//! The Hub protocol for draughts, version 2, as a state machine over lines.
+//!
+//! Hub is the text protocol of Fabien Letouzey's engine Scan (Scan 3.0 and
+//! the Hub 2.0 GUI; its `protocol.txt`, dated 2017-07-11, is the source of
+//! everything here not said to come from pydraughts). Every line is
+//! `<command> <arg>=<val> <arg>=<val> ...`; a value is quoted with `"` when
+//! it holds a space or `=` or is empty; a flag is an argument without
+//! `=val`. Unknown arguments are ignored, as the protocol asks. A line that
+//! cannot be read, an unknown command, or a command that cannot be carried
+//! out (a broken position, an illegal move in `moves=`, a `level` with a
+//! bad number) gets `error message="…"` and changes nothing; the engine
+//! goes on.
+//!
+//! The conversation: `hub` → `id …`, one `param …` a parameter, `wait`;
+//! `set-param name=… value=…`; `init` → `ready`; then searches of three
+//! steps, `pos pos=… [moves="…"]`, `level …`, `go think|ponder|analyze`,
+//! answered by `info …` lines and `done move=…`. `ping` → `pong` at any
+//! time, `stop` and `ponder-hit` during a search, `new-game`, `quit`.
+//!
+//! Parameters: `variant` chooses the rules that judge every move (`english`,
+//! English checkers, the default; `zx81-1k`, Draughts 1K's house rules;
+//! changing it starts a new game), then the options every front end offers
+//! and those the engine's driver declares (`Seed`, `IllegalMoves`, …,
+//! rendered as `type=int|bool|enum|string`).
+//!
+//! `level`: `time=` (seconds left, real) with `moves=` and `inc=` becomes
+//! the shared [`Clock`] and, through the [`Desk`], the program's T-state
+//! budget; `move-time=` a fixed time a move; `depth=` and `nodes=` are read
+//! and ignored (the programs think their own fixed way); `infinite` makes a
+//! search wait for `stop`. The increment is added before the move, as the
+//! protocol says, so the time for this move is `time` + `inc`. Seconds past
+//! [`MAX_SECONDS`] are taken as that.
+//!
+//! Searches: `go think` and `go analyze` answer when the program has moved
+//! (or, after `level infinite`, on `stop`); `go ponder` answers on
+//! `ponder-hit` or `stop`. (Hub lets an engine answer early in every mode
+//! and leaves the buffering to the GUI; holding the answer as UCI does is
+//! also allowed, and keeps authentic timing from starting before the clock
+//! does.) Every move of the program is judged under the chosen rules
+//! ([`session::judge_reply`]): the first `info` line has `score` (in men,
+//! from the driver's hundredths), `nodes`, `time` (seconds), `nps` (millions
+//! a second, as Scan writes it) and, for a legal move only, `pv`; a problem
+//! (an illegal move and why, a dead end, a hang) is an `info problem="…"`
+//! line, never a `pv`; then `info detail="…"` with the retro detail and,
+//! with `ShowScreen`, one `info screen="…"` a row. Under `IllegalMoves
+//! play` an illegal move is sent; under `resign`, and when there is no move
+//! at all, `done` comes with no argument: Hub has neither a resignation nor
+//! a null move (pydraughts reads `0-0` as a pass, which would let the game
+//! go on).
+//!
+//! # pydraughts's convention on 8×8
+//!
+//! The protocol's board is 10×10. The one widely used client that speaks it
+//! on 8×8 is pydraughts 0.6.7's `HubEngine` (variant `english`), and this
+//! front end follows it exactly:
+//! - `pos pos=<side><32 letters>` is in pydraughts's internal orientation:
+//!   letter *i* describes standard square 33−*i*, `w`/`W` are Black's man
+//!   and king, `b`/`B` White's, and the side letter `W` means Black to move
+//!   (see [`crate::rules::draughts::hub`]). It is the game's first position
+//!   (`board._game.initial_hub_fen`), with every move since in `moves="…"`.
+//! - Moves, both ways, are in standard PDN numbering, in Hub form: `11-15`,
+//!   or from, to and every captured square in increasing order
+//!   (`14x23x18`; see [`crate::rules::draughts::wire`]); pydraughts finds
+//!   our move among its legal moves by exactly that string.
+//! - It splits `id`, `param` and `info` arguments at spaces outside quotes
+//!   and each argument at `=`, so every argument we send is `key=value`
+//!   and no value holds `=` or `"` (we write `:` and `'` instead); `info`
+//!   values of `nodes`/`depth` must be integers and `time`/`nps`/`score`
+//!   numbers. Of `done` it takes the first argument's value as the move: a
+//!   bare token (`done 11-15`) breaks it.
+
+use std::time::Duration;
+
+use super::desk::{Desk, Mode, Pending};
+use super::session::{self, Action, Change, Clock, Input, Job, Searched, Settings};
+use crate::engines::{EngineInfo, OptionKind, OptionSpec, Played, Reply};
+use crate::rules::draughts::hub::parse_pydraughts_position;
+use crate::rules::draughts::{Draughts, HubMove, PdnMove, Variant};
+use crate::rules::{Game, Verdict};
+
+type Action_ = Action<Draughts>;
+
+/// The rule sets `set-param name=variant` chooses from.
+const VARIANTS: [Variant; 2] = [Variant::English, Variant::Zx81];
+
+/// The most seconds a `level` gives (about 31 years): more is taken as
+/// this, so that clock sums cannot overflow.
+pub const MAX_SECONDS: f64 = 1e9;
+
+/// The Hub front end.
+#[derive(Debug)]
+pub struct Hub {
+    info: &'static EngineInfo,
+    rules: Draughts,
+    game: Game<Draughts>,
+    level: Level,
+    desk: Desk<Draughts, ()>,
+}
+
+/// What the last `level` set.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Level {
+    pub clock: Clock,
+    /// Wait for `stop`.
+    pub infinite: bool,
+}
+
+/// How a search was asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GoMode {
+    Think,
+    Ponder,
+    Analyze,
+}
+
+/// A command from the GUI, read.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    Hub,
+    SetParam {
+        name: String,
+        value: String,
+    },
+    Init,
+    NewGame,
+    /// `pos=` and the words of `moves=`.
+    Pos {
+        pos: String,
+        moves: Vec<String>,
+    },
+    Level(Level),
+    Go(GoMode),
+    Stop,
+    PonderHit,
+    Ping,
+    Quit,
+}
+
+/// One line split as the protocol's general syntax says: the command and
+/// its arguments (`None` for a flag).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HubLine {
+    pub command: String,
+    pub args: Vec<(String, Option<String>)>,
+}
+
+impl HubLine {
+    /// The value of argument `name` (a flag's is empty).
+    pub fn arg(&self, name: &str) -> Option<&str> {
+        self.args
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_deref().unwrap_or(""))
+    }
+
+    /// Whether argument `name` is given, with or without a value.
+    pub fn has(&self, name: &str) -> bool {
+        self.args.iter().any(|(k, _)| k == name)
+    }
+}
+
+/// Why a line from the GUI was not carried out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HubError {
+    /// A quoted value with no closing quote.
+    UnclosedQuote(String),
+    /// Text right after a closing quote (`a="b"c`).
+    AfterQuote(String),
+    /// `=value` with no name before it.
+    NoName,
+    Unknown(String),
+    Missing {
+        command: &'static str,
+        arg: &'static str,
+    },
+    BadNumber {
+        arg: String,
+        value: String,
+    },
+    /// `level` with nothing that limits a search.
+    NoLimit,
+    /// `level inc=` or `moves=` without `time=`.
+    NeedsTime(&'static str),
+    /// `go` without `think`, `ponder` or `analyze`.
+    GoMode,
+    /// `pos=` that is not a position.
+    Position(String),
+    /// A move of `moves=` that cannot be read or is illegal (1-based).
+    Move {
+        n: usize,
+        text: String,
+        why: String,
+    },
+    /// `set-param` refused.
+    Param(String),
+}
+
+impl std::fmt::Display for HubError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HubError::UnclosedQuote(arg) => write!(f, "the value of {arg} has no closing quote"),
+            HubError::AfterQuote(arg) => write!(f, "text after the quoted value of {arg}"),
+            HubError::NoName => write!(f, "an argument has a value but no name"),
+            HubError::Unknown(c) => write!(f, "unknown command {c}"),
+            HubError::Missing { command, arg } => write!(f, "{command} needs its {arg} argument"),
+            HubError::BadNumber { arg, value } => {
+                write!(f, "{arg} {value} is not a number of the right kind")
+            }
+            HubError::NoLimit => write!(f, "level needs depth, nodes, move-time, time or infinite"),
+            HubError::NeedsTime(arg) => write!(f, "level {arg} needs time"),
+            HubError::GoMode => write!(f, "go needs think, ponder or analyze"),
+            HubError::Position(why) => write!(f, "position refused: {why}"),
+            HubError::Move { n, text, why } => {
+                write!(f, "position refused: move {n} {text}: {why}")
+            }
+            HubError::Param(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for HubError {}
+
+/// Splits a line into its command and arguments; `None` for a blank line.
+///
+/// # Errors
+/// A quoted value left open, text glued to a closing quote, or a value
+/// with no name.
+pub fn split(line: &str) -> Result<Option<HubLine>, HubError> {
+    let line = line.trim();
+    let Some(command) = line.split_whitespace().next() else {
+        return Ok(None);
+    };
+    let mut rest = line[command.len()..].trim_start();
+    let mut args = Vec::new();
+    while !rest.is_empty() {
+        let end = rest
+            .find(|c: char| c.is_whitespace() || c == '=')
+            .unwrap_or(rest.len());
+        let (key, after) = rest.split_at(end);
+        if key.is_empty() {
+            return Err(HubError::NoName);
+        }
+        let (value, tail) = match after.strip_prefix('=') {
+            Some(v) => {
+                let (value, tail) = value_of(key, v)?;
+                (Some(value), tail)
+            }
+            None => (None, after),
+        };
+        args.push((key.to_string(), value));
+        rest = tail.trim_start();
+    }
+    Ok(Some(HubLine {
+        command: command.to_string(),
+        args,
+    }))
+}
+
+/// The value at the start of `text` (quoted or up to the next space) and
+/// what follows it.
+fn value_of<'a>(key: &str, text: &'a str) -> Result<(String, &'a str), HubError> {
+    let Some(quoted) = text.strip_prefix('"') else {
+        let end = text.find(char::is_whitespace).unwrap_or(text.len());
+        return Ok((text[..end].to_string(), &text[end..]));
+    };
+    let close = quoted
+        .find('"')
+        .ok_or_else(|| HubError::UnclosedQuote(key.to_string()))?;
+    let tail = &quoted[close + 1..];
+    if tail.starts_with(|c: char| !c.is_whitespace()) {
+        return Err(HubError::AfterQuote(key.to_string()));
+    }
+    Ok((quoted[..close].to_string(), tail))
+}
+
+/// Reads one line from the GUI; `None` for a blank line.
+///
+/// # Errors
+/// See [`HubError`].
+pub fn parse(line: &str) -> Result<Option<Command>, HubError> {
+    let Some(line) = split(line)? else {
+        return Ok(None);
+    };
+    let needs = |command, arg| {
+        line.arg(arg)
+            .map(str::to_string)
+            .ok_or(HubError::Missing { command, arg })
+    };
+    Ok(Some(match line.command.as_str() {
+        "hub" => Command::Hub,
+        "set-param" => Command::SetParam {
+            name: needs("set-param", "name")?,
+            value: needs("set-param", "value")?,
+        },
+        "init" => Command::Init,
+        "new-game" => Command::NewGame,
+        "pos" => Command::Pos {
+            pos: needs("pos", "pos")?,
+            moves: line
+                .arg("moves")
+                .map(|m| m.split_whitespace().map(str::to_string).collect())
+                .unwrap_or_default(),
+        },
+        "level" => Command::Level(level(&line)?),
+        "go" => Command::Go(go_mode(&line)?),
+        "stop" => Command::Stop,
+        "ponder-hit" => Command::PonderHit,
+        "ping" => Command::Ping,
+        "quit" => Command::Quit,
+        other => return Err(HubError::Unknown(other.to_string())),
+    }))
+}
+
+fn go_mode(line: &HubLine) -> Result<GoMode, HubError> {
+    [
+        ("think", GoMode::Think),
+        ("ponder", GoMode::Ponder),
+        ("analyze", GoMode::Analyze),
+    ]
+    .into_iter()
+    .find(|(flag, _)| line.has(flag))
+    .map(|(_, mode)| mode)
+    .ok_or(HubError::GoMode)
+}
+
+/// A `level` line as a clock.
+fn level(line: &HubLine) -> Result<Level, HubError> {
+    let mut level = Level::default();
+    let mut limited = false;
+    for (key, value) in &line.args {
+        let value = value.as_deref().unwrap_or("");
+        match key.as_str() {
+            "infinite" => level.infinite = true,
+            "depth" | "nodes" => {
+                number::<u64>(key, value)?;
+            }
+            "move-time" => level.clock.move_time = Some(seconds(key, value)?),
+            "time" => level.clock.remaining = Some(seconds(key, value)?),
+            "inc" => level.clock.increment = seconds(key, value)?,
+            "moves" => level.clock.moves_to_go = Some(number::<u32>(key, value)?),
+            _ => continue,
+        }
+        limited |= !matches!(key.as_str(), "inc" | "moves");
+    }
+    if !limited {
+        return Err(HubError::NoLimit);
+    }
+    if level.clock.remaining.is_none() {
+        for arg in ["inc", "moves"] {
+            if line.has(arg) {
+                return Err(HubError::NeedsTime(arg));
+            }
+        }
+    }
+    // "The increment is added before every move."
+    let inc = level.clock.increment;
+    level.clock.remaining = level.clock.remaining.map(|t| t.saturating_add(inc));
+    Ok(level)
+}
+
+fn number<T: std::str::FromStr>(arg: &str, value: &str) -> Result<T, HubError> {
+    value.parse().map_err(|_| HubError::BadNumber {
+        arg: arg.to_string(),
+        value: value.to_string(),
+    })
+}
+
+/// Seconds (a real number, not negative), at most [`MAX_SECONDS`].
+fn seconds(arg: &str, value: &str) -> Result<Duration, HubError> {
+    number::<f64>(arg, value)
+        .ok()
+        .filter(|s| *s >= 0.0 && !s.is_nan())
+        .map(|s| Duration::from_secs_f64(s.min(MAX_SECONDS)))
+        .ok_or_else(|| HubError::BadNumber {
+            arg: arg.to_string(),
+            value: value.to_string(),
+        })
+}
+
+/// The game `pos=` and `moves=` describe, judged under `rules`.
+///
+/// # Errors
+/// The position cannot be read, or a move cannot be read or is illegal.
+pub fn position(rules: Draughts, pos: &str, moves: &[String]) -> Result<Game<Draughts>, HubError> {
+    let root = parse_pydraughts_position(pos).map_err(|e| HubError::Position(e.to_string()))?;
+    let mut game = Game::new(rules, root);
+    for (i, text) in moves.iter().enumerate() {
+        let refused = |why: String| HubError::Move {
+            n: i + 1,
+            text: text.clone(),
+            why,
+        };
+        let hub: HubMove = text.parse().map_err(|e| refused(format!("{e}")))?;
+        let wire = rules.wire_from_hub(game.position(), &hub);
+        if let Verdict::Illegal(_, why) = game.play_wire(&wire) {
+            return Err(refused(format!("illegal: {why}")));
+        }
+    }
+    Ok(game)
+}
+
+impl Hub {
+    pub fn new(info: &'static EngineInfo, settings: Settings) -> Hub {
+        let rules = Draughts::english();
+        Hub {
+            info,
+            rules,
+            game: Game::initial(rules),
+            level: Level::default(),
+            desk: Desk::new(settings),
+        }
+    }
+
+    /// Reacts to one input.
+    pub fn handle(&mut self, input: Input<Draughts>) -> Vec<Action_> {
+        let mut out = Vec::new();
+        match input {
+            Input::Line(line) => self.line(&line, &mut out),
+            Input::Eof => out.push(Action::Quit),
+            Input::Searched(s) => self.searched(s, &mut out),
+            Input::Recreated(Ok(())) => {}
+            Input::Recreated(Err(e)) => out.push(error(&format!("cannot restart the engine: {e}"))),
+            Input::Wake(token) => {
+                self.desk.wake(token, &mut out);
+            }
+        }
+        out
+    }
+
+    /// The rules moves are judged by now.
+    pub fn rules(&self) -> Draughts {
+        self.rules
+    }
+
+    fn line(&mut self, line: &str, out: &mut Vec<Action_>) {
+        let command = match parse(line) {
+            Ok(Some(command)) => command,
+            Ok(None) => return,
+            Err(e) => return out.push(error(&e.to_string())),
+        };
+        match command {
+            Command::Hub => self.identify(out),
+            Command::SetParam { name, value } => {
+                if let Err(e) = self.set_param(&name, &value, out) {
+                    out.push(error(&e.to_string()));
+                }
+            }
+            Command::Init => out.push(send("ready")),
+            Command::NewGame => {
+                self.game = Game::initial(self.rules);
+                out.push(Action::Job(Job::NewGame));
+            }
+            Command::Pos { pos, moves } => match position(self.rules, &pos, &moves) {
+                Ok(game) => self.game = game,
+                Err(e) => out.push(error(&e.to_string())),
+            },
+            Command::Level(level) => self.level = level,
+            Command::Go(mode) => self.go(mode, out),
+            Command::Stop => self.desk.stop(out),
+            Command::PonderHit => self.desk.ponderhit(out),
+            Command::Ping => out.push(send("pong")),
+            Command::Quit => out.push(Action::Quit),
+        }
+    }
+
+    fn identify(&self, out: &mut Vec<Action_>) {
+        out.push(send(&format!(
+            "id name={} version={} author={} country=?",
+            value(&format!(
+                "{} ({} {}) via retrochess",
+                self.info.name, self.info.author, self.info.year
+            )),
+            value(env!("CARGO_PKG_VERSION")),
+            value(self.info.author),
+        )));
+        let variants: Vec<&str> = VARIANTS.iter().map(|v| v.name()).collect();
+        out.push(send(&format!(
+            "param name=variant value={} type=enum values={}",
+            self.rules.variant().name(),
+            value(&variants.join(" "))
+        )));
+        for spec in self.desk.settings.specs() {
+            out.push(send(&param(&spec)));
+        }
+        out.push(send("wait"));
+    }
+
+    fn set_param(&mut self, name: &str, v: &str, out: &mut Vec<Action_>) -> Result<(), HubError> {
+        if name == "variant" {
+            let variant: Variant = v.parse().map_err(|e| HubError::Param(format!("{e}")))?;
+            if variant != self.rules.variant() {
+                self.rules = Draughts::new(variant);
+                self.game = Game::initial(self.rules);
+            }
+            return Ok(());
+        }
+        match self
+            .desk
+            .settings
+            .set(name, Some(v))
+            .map_err(HubError::Param)?
+        {
+            Change::Value => {}
+            Change::Recreate => out.push(Action::Job(Job::Recreate(
+                self.desk.settings.engine.clone(),
+            ))),
+        }
+        Ok(())
+    }
+
+    fn go(&mut self, mode: GoMode, out: &mut Vec<Action_>) {
+        // An answer still held goes first: one `done` a `go`, in order.
+        self.desk.release(out);
+        let mode = match mode {
+            GoMode::Ponder => Mode::Ponder,
+            _ if self.level.infinite => Mode::Infinite,
+            _ => Mode::Timed,
+        };
+        let clock = self.level.clock;
+        if self.game.legal_moves().is_empty() {
+            // The protocol says a GUI never asks this; answered all the same.
+            let lines = vec![
+                info_value("problem", "no legal move: the game is over"),
+                "done".to_string(),
+            ];
+            let search = self.desk.without_engine(&self.game, &clock, mode, ());
+            self.desk
+                .deliver(&search, lines, Duration::ZERO, Duration::ZERO, out);
+            return;
+        }
+        let job = self.desk.start(&self.game, &clock, mode, ());
+        out.push(job);
+    }
+
+    fn searched(&mut self, s: Searched<Draughts>, out: &mut Vec<Action_>) {
+        let Some(search) = self.desk.finished(&s) else {
+            out.push(Action::Note(format!(
+                "a search nobody waits for finished (id {})",
+                s.id
+            )));
+            return;
+        };
+        let (lines, authentic) = match &s.result {
+            Ok(reply) => (self.reply_lines(&search, reply, &s), reply.authentic),
+            Err(e) => (
+                vec![
+                    info_value("problem", &format!("the engine failed: {e}")),
+                    "done".to_string(),
+                ],
+                Duration::ZERO,
+            ),
+        };
+        self.desk.deliver(&search, lines, authentic, s.host, out);
+    }
+
+    /// The `info` lines and `done` of a reply. An illegal move is flagged
+    /// in an `info problem=` line only, never in a `pv`.
+    fn reply_lines(
+        &self,
+        search: &Pending<Draughts, ()>,
+        reply: &Reply<PdnMove>,
+        s: &Searched<Draughts>,
+    ) -> Vec<String> {
+        let rules = *search.game.rules();
+        let position = search.game.position();
+        let judged =
+            session::judge_reply(&rules, position, &reply.played, self.desk.settings.illegal);
+        let hub = |wire: &PdnMove| match &judged.legal {
+            Some(m) => rules.hub_move(m),
+            None => HubMove::from_pdn(wire),
+        };
+        let mut lines = vec![search_info(
+            reply,
+            s,
+            judged.legal.as_ref().map(|m| rules.hub_move(m)),
+        )];
+        if let Some(problem) = &judged.problem {
+            lines.push(info_value("problem", problem));
+            if judged.send.is_none() && matches!(reply.played, Played::Move(_)) {
+                lines.push(info_value(
+                    "problem",
+                    "IllegalMoves is resign: Hub has no resignation, so done without a move",
+                ));
+            }
+        }
+        lines.push(info_value("detail", &session::describe(reply, s.host)));
+        if let Some(rows) = &s.screen {
+            lines.extend(rows.iter().map(|r| info_value("screen", r)));
+        }
+        lines.push(match &judged.send {
+            Some(wire) => format!("done move={}", hub(wire)),
+            None => "done".to_string(),
+        });
+        lines
+    }
+}
+
+/// The first `info` line of a reply.
+fn search_info(reply: &Reply<PdnMove>, s: &Searched<Draughts>, pv: Option<HubMove>) -> String {
+    let secs = s.host.as_secs_f64();
+    let mut line = String::from("info");
+    if let Some(score) = reply.score {
+        line.push_str(&format!(" score={:.2}", f64::from(score) / 100.0));
+    }
+    line.push_str(&format!(
+        " nodes={} time={secs:.3} nps={:.3}",
+        reply.nodes,
+        session::nps(reply.nodes, s.host) as f64 / 1e6
+    ));
+    if let Some(pv) = pv {
+        line.push_str(&format!(" pv={pv}"));
+    }
+    line
+}
+
+/// A `param` line for an option.
+fn param(spec: &OptionSpec) -> String {
+    let name = value(spec.name);
+    match &spec.kind {
+        OptionKind::Spin { default, min, max } => {
+            format!("param name={name} value={default} type=int min={min} max={max}")
+        }
+        OptionKind::Check { default } => format!("param name={name} value={default} type=bool"),
+        OptionKind::Combo { default, vars } => format!(
+            "param name={name} value={} type=enum values={}",
+            value(default),
+            value(&vars.join(" "))
+        ),
+        OptionKind::Text { default } => {
+            format!("param name={name} value={} type=string", value(default))
+        }
+    }
+}
+
+/// A value as we send it: quoted if it holds a space or is empty, with no
+/// `"` or `=` inside (pydraughts splits at `=` whatever the quotes) and no
+/// line break.
+pub fn value(text: &str) -> String {
+    let clean: String = text
+        .chars()
+        .map(|c| match c {
+            '"' => '\'',
+            '=' => ':',
+            c if c.is_control() => ' ',
+            c => c,
+        })
+        .collect();
+    if clean.is_empty() || clean.contains(char::is_whitespace) {
+        format!("\"{clean}\"")
+    } else {
+        clean
+    }
+}
+
+fn info_value(key: &str, text: &str) -> String {
+    format!("info {key}={}", value(text))
+}
+
+fn send(line: &str) -> Action_ {
+    Action::Send(line.to_string())
+}
+
+fn error(message: &str) -> Action_ {
+    Action::Send(format!("error message={}", value(message)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engines::{self, EngineOptions, InputPath};
+    use crate::protocol::session::{IllegalPolicy, SearchRequest, sent};
+    use crate::rules::draughts::hub::pydraughts_position;
+    use crate::rules::draughts::parse_fen;
+
+    type Input = super::Input<Draughts>;
+
+    /// pydraughts's `pos=` for the initial position.
+    const START: &str = "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww";
+
+    fn hub() -> Hub {
+        let entry = engines::entry("samuel-f8").unwrap();
+        Hub::new(entry.info, Settings::new(&entry, EngineOptions::default()))
+    }
+
+    fn feed(h: &mut Hub, line: &str) -> Vec<Action_> {
+        h.handle(Input::Line(line.to_string()))
+    }
+
+    fn reply(pdn: &str) -> Reply<PdnMove> {
+        Reply {
+            played: Played::Move(pdn.parse().unwrap()),
+            score: Some(-35),
+            nodes: 300,
+            tstates: 0,
+            authentic: Duration::ZERO,
+            path: InputPath::Native,
+        }
+    }
+
+    fn searched(id: u64, played: Reply<PdnMove>) -> Input {
+        Input::Searched(Searched {
+            id,
+            result: Ok(played),
+            host: Duration::from_millis(12),
+            screen: None,
+        })
+    }
+
+    fn job(actions: &[Action_]) -> Option<&SearchRequest<Draughts>> {
+        actions.iter().find_map(|a| match a {
+            Action::Job(Job::Search(r)) => Some(r),
+            _ => None,
+        })
+    }
+
+    /// A search of `pos` answered with `pdn`: the lines sent.
+    fn answer(h: &mut Hub, pos: &str, pdn: &str) -> Vec<String> {
+        feed(h, &format!("pos pos={pos}"));
+        let id = job(&feed(h, "go think")).expect("a search").id;
+        sent(&h.handle(searched(id, reply(pdn))))
+    }
+
+    #[test]
+    fn handshake_as_pydraughts_sees_it() {
+        let mut h = hub();
+        let lines = sent(&feed(&mut h, "hub"));
+        assert_eq!(
+            lines[0],
+            format!(
+                "id name=\"Samuel F8 checkers (Arthur Samuel 1977) via retrochess\" version={} \
+                 author=\"Arthur Samuel\" country=?",
+                env!("CARGO_PKG_VERSION")
+            )
+        );
+        assert_eq!(
+            lines[1],
+            "param name=variant value=english type=enum values=\"english zx81-1k\""
+        );
+        for want in [
+            "param name=Seed value=1 type=int min=0 max=2147483647",
+            "param name=Level value=4 type=int min=1 max=",
+            "param name=IllegalMoves value=play type=enum values=\"play resign\"",
+            "param name=AuthenticTiming value=false type=bool",
+            "param name=TimeScale value=100 type=int min=1 max=10000",
+        ] {
+            assert!(
+                lines.iter().any(|l| l.starts_with(want)),
+                "{want}: {lines:?}"
+            );
+        }
+        assert!(
+            !lines.iter().any(|l| l.contains("ShowScreen")),
+            "a native engine has no screen"
+        );
+        assert_eq!(lines.last().unwrap(), "wait");
+        // As pydraughts reads them: every argument key=value, one `=`.
+        for line in &lines[..lines.len() - 1] {
+            let args = split(line).unwrap().unwrap().args;
+            for (key, v) in args {
+                assert!(v.is_some_and(|v| !v.contains(['=', '"'])), "{line}: {key}");
+            }
+        }
+        for (line, want) in [
+            ("set-param name=variant value=zx81-1k", vec![]),
+            ("set-param name=Seed value=7", vec![]),
+            ("init", vec!["ready"]),
+            ("ping", vec!["pong"]),
+            ("  ping  ", vec!["pong"]),
+            ("new-game", vec![]),
+        ] {
+            assert_eq!(sent(&feed(&mut h, line)), want, "{line}");
+        }
+        assert_eq!(h.rules(), Draughts::zx81_1k());
+        assert_eq!(h.desk.settings.engine.seed, 7);
+        assert!(matches!(feed(&mut h, "quit")[..], [Action::Quit]));
+    }
+
+    #[test]
+    fn lines_split_as_the_general_syntax_says() {
+        let line = split(r#"pos pos=Wbbe moves="11-15 23-19"  flag x="" y=a"b"#)
+            .unwrap()
+            .unwrap();
+        assert_eq!(line.command, "pos");
+        assert_eq!(line.arg("pos"), Some("Wbbe"));
+        assert_eq!(line.arg("moves"), Some("11-15 23-19"));
+        assert_eq!(line.arg("flag"), Some(""));
+        assert!(line.has("flag") && !line.has("other"));
+        assert_eq!(line.arg("x"), Some(""));
+        assert_eq!(line.arg("y"), Some("a\"b"));
+        assert_eq!(split("   ").unwrap(), None);
+        assert_eq!(
+            split("go think").unwrap().unwrap().args,
+            [("think".to_string(), None)]
+        );
+    }
+
+    /// Bad lines: each gets one `error message=…`, and nothing changes.
+    #[test]
+    fn bad_lines_get_an_error_and_change_nothing() {
+        let mut h = hub();
+        feed(
+            &mut h,
+            "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"11-15\"",
+        );
+        let table = [
+            ("hello", "unknown command hello"),
+            ("HUB", "unknown command HUB"),
+            ("\u{0}\u{1}\u{7f}", "unknown command"),
+            ("pos", "pos needs its pos argument"),
+            ("pos moves=\"11-15\"", "pos needs its pos argument"),
+            (
+                "pos pos=",
+                "position refused: the side to move is B or W, not ''",
+            ),
+            (
+                "pos pos=Xbbb",
+                "position refused: the side to move is B or W, not 'X'",
+            ),
+            (
+                "pos pos=Wbbb",
+                "position refused: a Hub position has 32 squares, not 3",
+            ),
+            (
+                "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwwq",
+                "position refused: 'q' is not a Hub square letter",
+            ),
+            (
+                "pos pos=Weeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee",
+                "position refused: no pieces",
+            ),
+            ("pos pos=\"Wbbb", "the value of pos has no closing quote"),
+            ("pos pos=\"Wbbb\"x", "text after the quoted value of pos"),
+            ("pos =Wbbb", "an argument has a value but no name"),
+            (
+                "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"11-15 11-15\"",
+                "position refused: move 2 11-15: illegal",
+            ),
+            (
+                "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"11-14\"",
+                "position refused: move 1 11-14: illegal",
+            ),
+            (
+                "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"a-b\"",
+                "position refused: move 1 a-b: 'a' is not a square number",
+            ),
+            (
+                "pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"11-15 22-18 15x24\"",
+                "position refused: move 3 15x24: illegal",
+            ),
+            (
+                "level",
+                "level needs depth, nodes, move-time, time or infinite",
+            ),
+            ("level inc=1", "level needs depth"),
+            ("level inc=1 depth=3", "level inc needs time"),
+            ("level moves=10 move-time=1", "level moves needs time"),
+            ("level time=x", "time x is not a number"),
+            ("level time=-1", "time -1 is not a number"),
+            ("level time=NaN", "time NaN is not a number"),
+            ("level depth=-3", "depth -3 is not a number"),
+            ("level move-time", "move-time  is not a number"),
+            ("go", "go needs think, ponder or analyze"),
+            ("go fast", "go needs think, ponder or analyze"),
+            ("set-param name=Seed", "set-param needs its value argument"),
+            ("set-param value=3", "set-param needs its name argument"),
+            ("set-param name=Hash value=16", "unknown option 'Hash'"),
+            ("set-param name=Seed value=-1", "option Seed:"),
+            (
+                "set-param name=variant value=checkers",
+                "unknown draughts rules 'checkers'",
+            ),
+            ("done move=11-15", "unknown command done"),
+        ];
+        for (line, want) in table {
+            let actions = feed(&mut h, line);
+            let lines = sent(&actions);
+            assert_eq!(lines.len(), 1, "{line:?}: {lines:?}");
+            assert!(
+                lines[0].starts_with("error message="),
+                "{line:?}: {lines:?}"
+            );
+            assert!(
+                lines[0].contains(want),
+                "{line:?}: {} lacks {want}",
+                lines[0]
+            );
+            assert!(job(&actions).is_none(), "{line:?} must not search");
+            assert_eq!(h.game.moves().len(), 1, "{line:?}: the position stays");
+        }
+        assert_eq!(h.rules(), Draughts::english());
+        assert_eq!(h.desk.settings.engine.seed, 1);
+        assert!(
+            sent(&feed(&mut h, "")).is_empty(),
+            "a blank line is nothing"
+        );
+        assert!(
+            sent(&feed(&mut h, "ping extra=1 flag")).contains(&"pong".to_string()),
+            "unknown arguments are ignored"
+        );
+    }
+
+    #[test]
+    fn positions_are_read_in_pydraughtss_orientation() {
+        let mut h = hub();
+        feed(
+            &mut h,
+            &format!("pos pos={START} moves=\"11-15 23-19 9-14 22-17\""),
+        );
+        assert_eq!(h.game.moves().len(), 4);
+        // A capture in Hub form, and one with only its ends.
+        feed(
+            &mut h,
+            &format!("pos pos={START} moves=\"11-15 24-19 15x24x19\""),
+        );
+        assert_eq!(h.game.moves().len(), 3);
+        feed(
+            &mut h,
+            &format!("pos pos={START} moves=\"11-15 24-19 15x24\""),
+        );
+        assert_eq!(h.game.moves().len(), 3);
+        let fen = "B:W18,24,K30:B9,K14";
+        let pos = parse_fen(fen).unwrap();
+        feed(&mut h, &format!("pos pos={}", pydraughts_position(&pos)));
+        assert_eq!(h.game.position(), &pos);
+        assert!(h.game.moves().is_empty());
+        // White to move in pydraughts's letters.
+        let fen = "W:W21-32:B1-12";
+        let pos = parse_fen(fen).unwrap();
+        let text = pydraughts_position(&pos);
+        assert!(text.starts_with('B'));
+        feed(&mut h, &format!("pos pos={text} moves=\"22-18\""));
+        assert_eq!(h.game.root(), &pos);
+        assert_eq!(h.game.moves().len(), 1);
+    }
+
+    #[test]
+    fn a_search_and_its_output() {
+        let mut h = hub();
+        feed(&mut h, &format!("pos pos={START} moves=\"11-15\""));
+        feed(&mut h, "level time=60 inc=1");
+        let actions = feed(&mut h, "go think");
+        let request = job(&actions).unwrap();
+        assert_eq!(request.game.moves().len(), 1);
+        assert!(request.budget > 6_000_000);
+        let id = request.id;
+        assert_eq!(
+            sent(&feed(&mut h, "ping")),
+            ["pong"],
+            "answered while thinking"
+        );
+        let lines = sent(&h.handle(searched(id, reply("23-19"))));
+        assert_eq!(
+            lines[0],
+            "info score=-0.35 nodes=300 time=0.012 nps=0.025 pv=23-19"
+        );
+        assert!(lines[1].starts_with("info detail=\"0 T-states in 12 ms of host time;"));
+        assert_eq!(lines.last().unwrap(), "done move=23-19");
+        // A capture is sent as pydraughts finds it: from, to, captured.
+        let pos = parse_fen("W:W23,K30:B9,18").unwrap();
+        let lines = answer(&mut h, &pydraughts_position(&pos), "23x14x5");
+        assert!(lines[0].ends_with(" pv=23x5x9x18"), "{lines:?}");
+        assert_eq!(lines.last().unwrap(), "done move=23x5x9x18");
+    }
+
+    #[test]
+    fn the_clock_comes_from_level() {
+        let clock = |line: &str| match parse(line) {
+            Ok(Some(Command::Level(level))) => level,
+            other => panic!("{line}: {other:?}"),
+        };
+        let s = Duration::from_secs_f64;
+        let l = clock("level time=9.5 inc=0.5 moves=20");
+        assert_eq!(
+            l.clock.remaining,
+            Some(s(10.0)),
+            "the increment comes first"
+        );
+        assert_eq!(l.clock.increment, s(0.5));
+        assert_eq!(l.clock.moves_to_go, Some(20));
+        assert!(!l.infinite);
+        assert_eq!(clock("level move-time=1").clock.move_time, Some(s(1.0)));
+        assert_eq!(clock("level depth=8"), Level::default());
+        assert_eq!(clock("level nodes=1000"), Level::default());
+        assert!(clock("level infinite").infinite);
+        assert_eq!(
+            clock("level time=1e300").clock.remaining,
+            Some(s(MAX_SECONDS)),
+            "past the bound: the bound"
+        );
+        // Each level replaces the last.
+        let mut h = hub();
+        feed(&mut h, "level infinite");
+        feed(&mut h, "level move-time=2");
+        assert_eq!(h.level, clock("level move-time=2"));
+    }
+
+    #[test]
+    fn illegal_moves_follow_the_policy_and_never_make_a_pv() {
+        let mut h = hub();
+        let start = START;
+        let lines = answer(&mut h, start, "11-14");
+        assert!(!lines[0].contains("pv="), "{lines:?}");
+        assert!(
+            lines[1].starts_with("info problem=\"illegal move 11-14: "),
+            "{lines:?}"
+        );
+        assert_eq!(lines.last().unwrap(), "done move=11-14");
+        // A missed capture under English rules.
+        let pos = parse_fen("B:W18:B14,9").unwrap();
+        let lines = answer(&mut h, &pydraughts_position(&pos), "9-13");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("a capture is available: 14x23")),
+            "{lines:?}"
+        );
+        assert_eq!(lines.last().unwrap(), "done move=9-13");
+        // An illegal capture is sent in Hub form too.
+        let lines = answer(&mut h, start, "10x19");
+        assert_eq!(lines.last().unwrap(), "done move=10x19x15");
+        feed(&mut h, "set-param name=IllegalMoves value=resign");
+        assert_eq!(h.desk.settings.illegal, IllegalPolicy::Resign);
+        let lines = answer(&mut h, start, "11-14");
+        assert!(lines.iter().any(|l| l.contains("illegal move 11-14")));
+        assert!(lines.iter().any(|l| l.contains("IllegalMoves is resign")));
+        assert_eq!(lines.last().unwrap(), "done");
+        // Under Draughts 1K's rules the missed capture is legal.
+        feed(&mut h, "set-param name=variant value=zx81-1k");
+        let lines = answer(&mut h, &pydraughts_position(&pos), "9-13");
+        assert!(!lines.iter().any(|l| l.contains("problem")), "{lines:?}");
+        assert_eq!(lines.last().unwrap(), "done move=9-13");
+    }
+
+    #[test]
+    fn dead_ends_hangs_and_failures_send_done_without_a_move() {
+        let mut h = hub();
+        feed(&mut h, &format!("pos pos={START}"));
+        let id = job(&feed(&mut h, "go think")).unwrap().id;
+        let mut dead = reply("11-15");
+        dead.played = Played::DeadEnd;
+        let lines = sent(&h.handle(searched(id, dead)));
+        assert!(lines.iter().any(|l| l.contains("dead end")), "{lines:?}");
+        assert_eq!(lines.last().unwrap(), "done");
+        let id = job(&feed(&mut h, "go think")).unwrap().id;
+        let failed = Input::Searched(Searched {
+            id,
+            result: Err("cannot read the program's move: x=\"y\"".into()),
+            host: Duration::ZERO,
+            screen: None,
+        });
+        let lines = sent(&h.handle(failed));
+        assert_eq!(
+            lines,
+            [
+                "info problem=\"the engine failed: cannot read the program's move: x:'y'\"",
+                "done"
+            ]
+        );
+    }
+
+    #[test]
+    fn infinite_waits_for_stop_and_ponder_for_ponder_hit() {
+        let mut h = hub();
+        feed(&mut h, &format!("pos pos={START}"));
+        feed(&mut h, "level infinite");
+        let id = job(&feed(&mut h, "go analyze")).unwrap().id;
+        assert!(sent(&h.handle(searched(id, reply("11-15")))).is_empty());
+        assert_eq!(sent(&feed(&mut h, "ping")), ["pong"]);
+        assert_eq!(
+            sent(&feed(&mut h, "stop")).last().unwrap(),
+            "done move=11-15"
+        );
+        assert!(
+            sent(&feed(&mut h, "stop")).is_empty(),
+            "a second stop sends nothing"
+        );
+        feed(&mut h, "level move-time=1");
+        let id = job(&feed(&mut h, "go ponder")).unwrap().id;
+        assert!(sent(&h.handle(searched(id, reply("11-15")))).is_empty());
+        assert_eq!(
+            sent(&feed(&mut h, "ponder-hit")).last().unwrap(),
+            "done move=11-15"
+        );
+        // stop before the answer: it goes as soon as it comes.
+        let id = job(&feed(&mut h, "go ponder")).unwrap().id;
+        assert!(sent(&feed(&mut h, "stop")).is_empty());
+        assert_eq!(
+            sent(&h.handle(searched(id, reply("11-15"))))
+                .last()
+                .unwrap(),
+            "done move=11-15"
+        );
+        // A held answer goes before the next search starts.
+        feed(&mut h, "level infinite");
+        let id = job(&feed(&mut h, "go think")).unwrap().id;
+        h.handle(searched(id, reply("9-13")));
+        let actions = feed(&mut h, "go think");
+        assert_eq!(sent(&actions).last().unwrap(), "done move=9-13");
+        assert!(job(&actions).is_some());
+    }
+
+    #[test]
+    fn a_finished_game_needs_no_engine() {
+        let mut h = hub();
+        let pos = parse_fen("W:W5:B1,K9").unwrap();
+        feed(&mut h, &format!("pos pos={}", pydraughts_position(&pos)));
+        let actions = feed(&mut h, "go think");
+        assert!(job(&actions).is_none());
+        assert_eq!(
+            sent(&actions),
+            ["info problem=\"no legal move: the game is over\"", "done"]
+        );
+    }
+
+    #[test]
+    fn values_are_safe_for_pydraughts() {
+        assert_eq!(value("abc"), "abc");
+        assert_eq!(value(""), "\"\"");
+        assert_eq!(value("a b"), "\"a b\"");
+        assert_eq!(value("a=\"b\"\nc"), "\"a:'b' c\"");
+    }
+}
