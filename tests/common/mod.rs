@@ -201,6 +201,27 @@ pub fn python_chess() -> String {
     python
 }
 
+/// [`python`], checked to have pydraughts 0.6.7 (module `draughts`; the
+/// tests rely on that version's Hub and PDN forms). Fails the test, saying
+/// how to get it, if it has not.
+pub fn python_draughts() -> String {
+    let python = python();
+    let check = "from importlib.metadata import version\n\
+                 import draughts\n\
+                 assert version('pydraughts') == '0.6.7', version('pydraughts')";
+    let has = std::process::Command::new(&python)
+        .args(["-c", check])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    assert!(
+        has,
+        "pydraughts 0.6.7 is missing ({python} cannot import draughts at that version): run \
+         scripts/test, which installs pydraughts==0.6.7 into target/python, or \
+         `{python} -m pip install pydraughts==0.6.7`"
+    );
+    python
+}
+
 /// A program the tests need from outside the repository, found in
 /// /usr/games (where Debian puts engines and GUIs) or on PATH. Fails the
 /// test, saying how to get it, if it is missing.

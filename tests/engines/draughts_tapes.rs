@@ -108,20 +108,17 @@ fn rows(text: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// Runs a script of `scripts/` from the repository root; they need pasmo.
 fn run_script(args: &[&str]) {
+    common::peer("pasmo");
     let out = Command::new(args[0])
         .args(&args[1..])
         .current_dir(repo(""))
         .output()
-        .unwrap_or_else(|e| {
-            panic!(
-                "{} did not start ({e}); python3 and pasmo are needed",
-                args[0]
-            )
-        });
+        .unwrap_or_else(|e| panic!("{} did not start: {e}", args[0]));
     assert!(
         out.status.success(),
-        "{} failed (pasmo installed? apt-get install pasmo):\n{}{}",
+        "{} failed:\n{}{}",
         args.join(" "),
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
@@ -189,7 +186,11 @@ fn draughts_1k_image_is_the_printed_listing() {
 
 #[test]
 fn draughts_1k_script_rebuilds_the_image_and_assembles_every_line() {
-    run_script(&["python3", "scripts/transcribe-draughts-1k.py", "--check"]);
+    run_script(&[
+        &common::python(),
+        "scripts/transcribe-draughts-1k.py",
+        "--check",
+    ]);
 }
 
 /// Every CALL, JP, JR and DJNZ stays inside 0x4082..0x4130, and there is no
@@ -569,7 +570,7 @@ fn baker_previews_agree_with_the_listing() {
 
 #[test]
 fn baker_script_rebuilds_the_images_and_assembles_every_line() {
-    run_script(&["python3", "scripts/transcribe-baker.py", "--check"]);
+    run_script(&[&common::python(), "scripts/transcribe-baker.py", "--check"]);
 }
 
 #[test]

@@ -3,8 +3,10 @@
 //! English checkers: perft of tricky positions (multi-jump branches, two
 //! paths round the same pieces, men crowned in the middle of a jump, kings
 //! capturing both ways) and the legal-move lists of positions from seeded
-//! random games. Needs `python3` with `pip install pydraughts==0.6.7`; a
-//! missing one fails the test, it is never skipped.
+//! random games. Needs pydraughts 0.6.7 (`common::python_draughts`, which
+//! scripts/test provides); a missing one fails the test, it is never skipped.
+
+use crate::common;
 
 use std::io::Write;
 use std::process::{Command, Stdio};
@@ -55,17 +57,17 @@ fn pydraughts(requests: &[String]) -> Vec<String> {
         "{}/tests/peers/pydraughts_moves.py",
         env!("CARGO_MANIFEST_DIR")
     );
-    let mut child = Command::new("python3")
+    let mut child = Command::new(common::python_draughts())
         .arg(&script)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("python3 must be installed to run the pydraughts cross-check");
+        .expect("python runs");
     let mut stdin = child.stdin.take().expect("stdin");
     let input = requests.join("\n") + "\n";
     let writer = thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child.wait_with_output().expect("python3 ran");
+    let out = child.wait_with_output().expect("python ran");
     writer.join().expect("writer").expect("requests written");
     assert!(
         out.status.success(),

@@ -290,11 +290,7 @@ fn polyglot_ini_starts_the_engine_it_names() {
     );
     // The real PolyGlot, as the xboard notes start it, passes the engine's
     // own UCI_EngineAbout on to the GUI.
-    let polyglot = "/usr/games/polyglot";
-    assert!(
-        Path::new(polyglot).exists(),
-        "Debian's polyglot (installed by .ci/run)"
-    );
+    let polyglot = common::peer("polyglot");
     let notes = std::fs::read_to_string(repo("adapters/xboard/README.md")).unwrap();
     let line = notes
         .lines()

@@ -5,34 +5,18 @@
 use crate::common;
 use crate::common::pipe;
 
-use std::process::{Command, Output};
 use std::time::Duration;
 
-use common::output_with_stdin;
+use common::retrochess;
 use pipe::Engine;
-
-fn retrochess(args: &[&str], stdin: &str) -> Output {
-    output_with_stdin(
-        Command::new(env!("CARGO_BIN_EXE_retrochess")).args(args),
-        stdin,
-    )
-}
-
-fn text(o: &Output) -> (String, String) {
-    (
-        String::from_utf8_lossy(&o.stdout).into_owned(),
-        String::from_utf8_lossy(&o.stderr).into_owned(),
-    )
-}
 
 /// `player_spec`: a blank `cmd=` was accepted, an engine with no program
 /// and no name.
 #[test]
 fn blank_engine_command_is_refused() {
     for spec in ["cmd=,proto=uci", "cmd=      ,proto=cecp,name=stall"] {
-        let o = retrochess(&["match", "--engine", "random", "--engine", spec], "");
-        let (_, err) = text(&o);
-        assert_eq!(o.status.code(), Some(1), "{spec}: {err}");
+        let (ok, _, err) = retrochess(&["match", "--engine", "random", "--engine", spec], "");
+        assert!(!ok, "{spec}: {err}");
         assert!(err.contains("cmd= is empty"), "{spec}: {err}");
     }
 }

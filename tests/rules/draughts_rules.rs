@@ -15,8 +15,10 @@
 //!   `tests/peers/draughts_pdn_replay.py`, which must reach our final
 //!   positions.
 //!
-//! Python is `$RETROCHESS_PYTHON` or `python3`; a missing pydraughts FAILS
-//! the test with the command that installs it.
+//! Python is `$RETROCHESS_PYTHON` or `python3` (`common::python_draughts`);
+//! a missing pydraughts FAILS the test with the command that installs it.
+
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -33,7 +35,7 @@ use retrochess::rules::{GameResult, Rules, Verdict};
 const INSTALL: &str = "pip install pydraughts==0.6.7";
 
 fn python() -> String {
-    std::env::var("RETROCHESS_PYTHON").unwrap_or_else(|_| "python3".to_string())
+    common::python_draughts()
 }
 
 fn script(name: &str) -> String {
