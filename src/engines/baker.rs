@@ -343,6 +343,7 @@ impl Engine<Draughts> for BakerDraughts {
         Ok(Reply {
             played,
             score,
+            thoughts: None,
             nodes,
             tstates,
             authentic: authentic(tstates),

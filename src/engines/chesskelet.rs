@@ -829,6 +829,7 @@ impl Engine<ChessRules> for ChesSkelet {
             return Ok(Reply {
                 played: Played::DeadEnd,
                 score: None,
+                thoughts: None,
                 nodes: 0,
                 tstates,
                 authentic: authentic_time(tstates),
@@ -849,6 +850,7 @@ impl Engine<ChessRules> for ChesSkelet {
         Ok(Reply {
             played: Played::Move(uci),
             score: Some(25 * (i32::from(choice.score) - 128) / 2),
+            thoughts: None,
             nodes: u64::from(choice.candidates),
             tstates,
             authentic: authentic_time(tstates),
@@ -865,6 +867,7 @@ fn hung(stop: Stop, tstates: u64, path: InputPath) -> Reply {
     Reply {
         played: Played::Hung(Hang::from_stop(stop)),
         score: None,
+        thoughts: None,
         nodes: 0,
         tstates,
         authentic: authentic_time(tstates),

@@ -237,6 +237,7 @@ impl Draughts1K {
         Ok(Reply {
             played,
             score: None,
+            thoughts: None,
             nodes,
             tstates,
             authentic: authentic_time(tstates),
@@ -317,6 +318,7 @@ impl Engine<Draughts> for Draughts1K {
         Ok(Reply {
             played,
             score: reply.score,
+            thoughts: None,
             nodes: reply.nodes,
             tstates: reply.tstates,
             authentic: reply.authentic,

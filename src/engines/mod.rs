@@ -179,6 +179,80 @@ pub struct Reply<W> {
     /// How long the original machine would have taken.
     pub authentic: Duration,
     pub path: InputPath,
+    /// The moves the program weighed, if collection was asked for
+    /// ([`Engine::collect_candidates`]) and the program searched.
+    pub thoughts: Option<Thoughts<W>>,
+}
+
+/// One move the program weighed in its search, as it weighed it: read by
+/// the driver at the point of the program's code where the score is
+/// produced or compared (each driver cites that address from its seed),
+/// never recomputed by us.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate<W> {
+    /// When the program scored it: 1 for the first move it weighed.
+    pub seq: u32,
+    /// The move as the program meant it, in wire notation. Not judged: it
+    /// may be illegal under the rules (the program's own rules may differ).
+    pub wire: W,
+    /// The number the program itself computed and compares, as it holds it
+    /// (a byte is shown as its unsigned value unless the driver says the
+    /// program treats it as signed).
+    pub raw: i32,
+    /// `raw` by the driver's documented mapping: centipawns for chess,
+    /// draughts units (100 = one man) for draughts. Higher is better for
+    /// the program.
+    pub score: i32,
+}
+
+/// Which of equal scores the program's comparison keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ties {
+    /// A later candidate replaces the best only if it scores more: the
+    /// first of equals stays.
+    KeepsFirst,
+    /// A later candidate replaces the best if it scores at least as much:
+    /// the last of equals wins.
+    KeepsLast,
+}
+
+/// Everything the program weighed in one search, in its order of
+/// preference.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Thoughts<W> {
+    /// Best first, by the program's own comparison; among equal scores in
+    /// the order its comparison breaks ties ([`Ties`]). The first is the
+    /// program's choice when its search ran to the end.
+    pub ranked: Vec<Candidate<W>>,
+    pub ties: Ties,
+    /// How the program breaks ties, in words for the person, naming what
+    /// decides (an instruction, a bit of FRAMES...).
+    pub tie_break: &'static str,
+}
+
+impl<W> Thoughts<W> {
+    /// Ranks `weighed` (in the order the program weighed them) as the
+    /// program's comparison does: higher `raw` first, equals by `ties`.
+    /// `raw` is compared, not `score`: the mapping may not be monotonic
+    /// where the program's arithmetic wraps.
+    pub fn rank(mut weighed: Vec<Candidate<W>>, ties: Ties, tie_break: &'static str) -> Self {
+        weighed.sort_by(|a, b| {
+            b.raw.cmp(&a.raw).then(match ties {
+                Ties::KeepsFirst => a.seq.cmp(&b.seq),
+                Ties::KeepsLast => b.seq.cmp(&a.seq),
+            })
+        });
+        Thoughts {
+            ranked: weighed,
+            ties,
+            tie_break,
+        }
+    }
+
+    /// The program's choice by its own comparison.
+    pub fn best(&self) -> Option<&Candidate<W>> {
+        self.ranked.first()
+    }
 }
 
 /// Errors of a driver (the program's own failures are [`Played`] values).
@@ -237,6 +311,15 @@ pub trait Engine<R: Rules>: Send {
     /// # Errors
     /// The position cannot be represented, or the move cannot be read.
     fn play(&mut self, game: &Game<R>, budget: u64) -> Result<Reply<R::Wire>, EngineError>;
+
+    /// Asks the driver to collect, from now on, every move the program
+    /// weighs with its own score ([`Reply::thoughts`]), or to stop. The
+    /// program's search, its move and its T-states are the same either way.
+    /// Returns whether this driver can (false: replies carry no thoughts).
+    fn collect_candidates(&mut self, on: bool) -> bool {
+        let _ = on;
+        false
+    }
 
     /// The emulated screen as it is now; `None` for a native engine.
     fn screen(&mut self) -> Option<TextScreen>;

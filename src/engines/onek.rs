@@ -367,6 +367,7 @@ impl OneKZxChess {
         Ok(Reply {
             played,
             score,
+            thoughts: None,
             nodes,
             tstates,
             authentic,
@@ -415,6 +416,7 @@ impl Engine<ChessRules> for OneKZxChess {
             return Ok(Reply {
                 played: Played::Move(UciMove::from_standard(first)),
                 score: None,
+                thoughts: None,
                 nodes: 0,
                 tstates: 0,
                 authentic: Duration::ZERO,

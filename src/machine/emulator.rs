@@ -23,7 +23,7 @@
 //! budget boundary, on a bus signal or a HALT.
 
 use super::cpu::{self, Bus, Cpu, Marks, Memory, Regs, RunEnd};
-use super::{Core, Stop, Watches, profile};
+use super::{Core, ProbeRead, Sample, Stop, Watches, profile};
 
 /// How execution goes on after a trap.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,6 +81,8 @@ pub struct Emulator<B: Bus> {
     bus: B,
     marks: Marks,
     watches: Watches,
+    probes: Vec<(u16, ProbeRead)>,
+    samples: Vec<Sample>,
     traps: Vec<(u16, Box<dyn Trap>)>,
     /// T-states not run by the CPU: high-level routines and idle time.
     extra: u64,
@@ -106,6 +108,8 @@ impl<B: Bus> Emulator<B> {
             bus,
             marks: Marks::new(),
             watches: Watches::default(),
+            probes: Vec::new(),
+            samples: Vec::new(),
             traps: Vec::new(),
             extra: 0,
             idle: 0,
@@ -283,6 +287,30 @@ impl<B: Bus> Emulator<B> {
         self.watches.hits(i)
     }
 
+    /// Copies what `read` chooses, with the registers, each time execution
+    /// reaches `addr`, before the instruction there runs (replacing any
+    /// probe at `addr`). A probe changes nothing the program can see: it
+    /// gets the machine read-only, and the CPU only stops at the address
+    /// between two instructions, as it does for a watch, so the program's
+    /// course and its T-states are those of a run without it.
+    pub fn probe(&mut self, addr: u16, read: ProbeRead) {
+        self.probes.retain(|(a, _)| *a != addr);
+        self.probes.push((addr, read));
+        self.marks.set(addr, Marks::PROBE);
+    }
+
+    /// Removes every probe (the samples taken stay until taken).
+    pub fn unprobe(&mut self) {
+        for (addr, _) in self.probes.drain(..) {
+            self.marks.clear(addr, Marks::PROBE);
+        }
+    }
+
+    /// The samples the probes took since the last call, oldest first.
+    pub fn take_samples(&mut self) -> Vec<Sample> {
+        std::mem::take(&mut self.samples)
+    }
+
     /// Runs `trap` whenever execution reaches `addr`, instead of the code
     /// there (replacing any trap at `addr`). Traps come before ROM routines.
     pub fn trap(&mut self, addr: u16, trap: impl Trap + 'static) {
@@ -396,6 +424,9 @@ impl<B: Bus> Emulator<B> {
         if mark & Marks::WATCH != 0 {
             self.watches.visit(pc);
         }
+        if mark & Marks::PROBE != 0 {
+            self.sample(pc);
+        }
         if mark & Marks::TRAP != 0 {
             return self.run_trap(pc);
         }
@@ -406,6 +437,20 @@ impl<B: Bus> Emulator<B> {
             };
         }
         Visit::Run
+    }
+
+    fn sample(&mut self, pc: u16) {
+        let Some(&(_, read)) = self.probes.iter().find(|(a, _)| *a == pc) else {
+            return;
+        };
+        let regs = self.cpu.regs();
+        let bytes = read(&regs, &self.bus);
+        self.samples.push(Sample {
+            pc,
+            tstates: self.tstates(),
+            regs,
+            bytes,
+        });
     }
 
     fn run_trap(&mut self, pc: u16) -> Visit {

@@ -101,6 +101,21 @@ impl Watches {
     }
 }
 
+/// What a probe copies out of the machine at its address, before the
+/// instruction there runs: it reads, it cannot write (it gets `&` only).
+pub type ProbeRead = fn(&cpu::Regs, &dyn cpu::Memory) -> Vec<u8>;
+
+/// One visit of a probed address: where, when, the registers and the bytes
+/// the probe chose.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sample {
+    pub pc: u16,
+    /// Machine time of the visit.
+    pub tstates: u64,
+    pub regs: cpu::Regs,
+    pub bytes: Vec<u8>,
+}
+
 /// Why a run of the emulated machine ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stop {

@@ -690,6 +690,7 @@ mod tests {
         Reply {
             played: Played::Move(pdn.parse().unwrap()),
             score: Some(-35),
+            thoughts: None,
             nodes: 300,
             tstates: 0,
             authentic: Duration::ZERO,

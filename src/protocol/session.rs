@@ -18,8 +18,8 @@ use std::panic::{self, AssertUnwindSafe};
 use std::time::Duration;
 
 use crate::engines::{
-    self, Catalogue, Engine, EngineError, EngineInfo, EngineOptions, Entry, OptionKind, OptionSpec,
-    Played, Reply,
+    self, Candidate, Catalogue, Engine, EngineError, EngineInfo, EngineOptions, Entry, OptionKind,
+    OptionSpec, Played, Reply, Thoughts,
 };
 use crate::machine::ScreenStyle;
 use crate::rules::{Game, Rules, Verdict};
@@ -580,6 +580,45 @@ pub fn judge_reply<R: Rules>(
         }
         Played::Hung(hang) => problem(format!("the program did not come back: {hang}")),
     }
+}
+
+/// A candidate of the program's search with the rules' verdict on it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weighed<R: Rules> {
+    /// 1 for the program's preferred move (its place in
+    /// [`Thoughts::ranked`]).
+    pub rank: usize,
+    pub candidate: Candidate<R::Wire>,
+    /// The move as the rules write it, if legal (a `pv` may show only this).
+    pub legal: Option<R::Wire>,
+    /// Why the rules refuse it, if illegal.
+    pub illegal: Option<String>,
+}
+
+/// Judges every candidate of `thoughts` in `pos`, keeping the program's
+/// order.
+pub fn judge_thoughts<R: Rules>(
+    rules: &R,
+    pos: &R::Position,
+    thoughts: &Thoughts<R::Wire>,
+) -> Vec<Weighed<R>> {
+    thoughts
+        .ranked
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let (legal, illegal) = match rules.judge(pos, &c.wire) {
+                Verdict::Legal(m) => (Some(rules.wire(pos, &m)), None),
+                Verdict::Illegal(_, why) => (None, Some(why.to_string())),
+            };
+            Weighed {
+                rank: i + 1,
+                candidate: c.clone(),
+                legal,
+                illegal,
+            }
+        })
+        .collect()
 }
 
 /// The retro detail of a reply, for `info string` and `#` comments.

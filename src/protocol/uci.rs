@@ -589,6 +589,7 @@ mod tests {
         Reply {
             played: Played::Move(uci.parse().unwrap()),
             score: Some(300),
+            thoughts: None,
             nodes: 300,
             tstates: 6_000_000,
             authentic: Duration::from_secs(7),

@@ -668,6 +668,7 @@ mod tests {
             result: Ok(Reply {
                 played,
                 score: Some(-100),
+                thoughts: None,
                 nodes: 25,
                 tstates: 5_000_000,
                 authentic: Duration::from_secs(6),

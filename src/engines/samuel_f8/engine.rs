@@ -104,6 +104,7 @@ impl Engine<Draughts> for SamuelEngine {
         Ok(Reply {
             played,
             score,
+            thoughts: None,
             nodes,
             tstates: 0,
             authentic: Duration::ZERO,

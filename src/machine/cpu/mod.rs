@@ -157,6 +157,8 @@ impl Marks {
     pub const TRAP: u8 = 8;
     /// The return address of a call made from Rust.
     pub const RETURN: u8 = 16;
+    /// A probe: the registers and chosen bytes are copied there.
+    pub const PROBE: u8 = 32;
 
     /// No address marked.
     pub fn new() -> Marks {
