@@ -57,6 +57,9 @@ struct Held {
 pub struct Desk<R: Rules, X> {
     pub settings: Settings,
     pub speed: Speed,
+    /// Ask the worker for the program's candidates ([`SearchRequest::thoughts`])
+    /// in the searches started from now on.
+    pub thoughts: bool,
     ids: Ids,
     pending: VecDeque<Pending<R, X>>,
     held: Option<Held>,
@@ -67,6 +70,7 @@ impl<R: Rules, X> Desk<R, X> {
         Desk {
             settings,
             speed: Speed::default(),
+            thoughts: false,
             ids: Ids::default(),
             pending: VecDeque::new(),
             held: None,
@@ -98,6 +102,7 @@ impl<R: Rules, X> Desk<R, X> {
             game: game.clone(),
             budget,
             screen: self.settings.show_screen,
+            thoughts: self.thoughts,
         }))
     }
 

@@ -76,6 +76,8 @@ pub struct SearchRequest<R: Rules> {
     pub budget: u64,
     /// Also send the emulated screen back.
     pub screen: bool,
+    /// Collect the program's candidates ([`Reply::thoughts`]).
+    pub thoughts: bool,
 }
 
 impl<R: Rules> PartialEq for SearchRequest<R> {
@@ -83,6 +85,7 @@ impl<R: Rules> PartialEq for SearchRequest<R> {
         self.id == other.id
             && self.budget == other.budget
             && self.screen == other.screen
+            && self.thoughts == other.thoughts
             && self.game.root() == other.game.root()
             && self.game.moves() == other.game.moves()
     }
@@ -146,6 +149,7 @@ impl<R: Catalogue> Worker<R> {
         // A driver must not panic, but if one does, the GUI still gets an
         // answer and the next search a fresh machine.
         let engine = &mut self.engine;
+        engine.collect_candidates(request.thoughts);
         let result = panic::catch_unwind(AssertUnwindSafe(|| {
             engine.play(&request.game, request.budget)
         }));
