@@ -18,8 +18,8 @@ use std::panic::{self, AssertUnwindSafe};
 use std::time::Duration;
 
 use crate::engines::{
-    self, Candidate, Catalogue, Engine, EngineError, EngineInfo, EngineOptions, Entry, OptionKind,
-    OptionSpec, Played, Reply, Thoughts,
+    self, Candidate, Catalogue, Engine, EngineError, EngineInfo, EngineOptions, Entry, InputPath,
+    OptionKind, OptionSpec, Played, Reply, Thoughts,
 };
 use crate::machine::ScreenStyle;
 use crate::rules::{Game, Rules, Verdict};
@@ -623,6 +623,56 @@ pub fn judge_thoughts<R: Rules>(
             }
         })
         .collect()
+}
+
+/// 1st, 2nd, 3rd, 4th…
+pub fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
+/// Why a reply carries no candidates, in words for the person.
+pub fn no_thoughts<W>(reply: &Reply<W>) -> &'static str {
+    match (&reply.path, &reply.played) {
+        (InputPath::Tape, _) => {
+            "the program did not search: its move is the one stored on the tape"
+        }
+        (_, Played::Move(_)) => "this engine's driver does not report the program's candidates",
+        (_, Played::DeadEnd) => "the program found no move to weigh",
+        (_, Played::Hung(_)) => "the program did not finish its search",
+    }
+}
+
+/// The ties among `shown` (in the program's order): for each score held
+/// by more than one of them, which moves and which the program prefers,
+/// with its tie-break rule.
+pub fn ties<R: Rules>(shown: &[&Weighed<R>], tie_break: &str) -> Vec<String> {
+    let mut notes = Vec::new();
+    let mut i = 0;
+    while i < shown.len() {
+        let raw = shown[i].candidate.raw;
+        let group: Vec<String> = shown[i..]
+            .iter()
+            .take_while(|w| w.candidate.raw == raw)
+            .map(|w| w.candidate.wire.to_string())
+            .collect();
+        if group.len() > 1 {
+            notes.push(format!(
+                "equal score {} for {}: the program prefers {} ({tie_break})",
+                shown[i].candidate.score,
+                group.join(", "),
+                group[0]
+            ));
+        }
+        i += group.len();
+    }
+    notes
 }
 
 /// The retro detail of a reply, for `info string` and `#` comments.

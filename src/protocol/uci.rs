@@ -33,7 +33,7 @@ use vampirc_uci::{UciMessage, UciSearchControl, UciTimeControl};
 
 use super::desk::{Desk, Mode, Pending};
 use super::session::{self, Action, Change, Clock, IllegalPolicy, Input, Job, Searched, Settings};
-use crate::engines::{EngineInfo, OptionKind, Played, Reply};
+use crate::engines::{EngineInfo, OptionKind, Played, Reply, Thoughts};
 use crate::rules::chess::ChessRules;
 use crate::rules::{Game, PositionError, Rules, Verdict};
 
@@ -62,7 +62,12 @@ pub struct Uci {
     debug: bool,
     /// Searches in flight; each keeps its `searchmoves`.
     desk: Desk<ChessRules, Vec<UciMove>>,
+    /// `MultiPV`: how many of the program's candidates to show.
+    multipv: usize,
 }
+
+/// The largest `MultiPV` (more than any chess position has moves).
+pub const MULTIPV_MAX: usize = 500;
 
 impl Uci {
     pub fn new(info: &'static EngineInfo, settings: Settings) -> Uci {
@@ -71,6 +76,7 @@ impl Uci {
             game: Game::initial(ChessRules),
             debug: false,
             desk: Desk::new(settings),
+            multipv: 1,
         }
     }
 
@@ -172,6 +178,9 @@ impl Uci {
             out.push(send(&format!("option name {} {kind}", spec.name)));
         }
         out.push(send(&format!(
+            "option name MultiPV type spin default 1 min 1 max {MULTIPV_MAX}"
+        )));
+        out.push(send(&format!(
             "option name UCI_EngineAbout type string default {}",
             self.about()
         )));
@@ -188,6 +197,19 @@ impl Uci {
     fn set_option(&mut self, name: &str, value: Option<&str>, out: &mut Vec<Action_>) {
         if name.eq_ignore_ascii_case("UCI_EngineAbout") {
             out.push(Action::Note("UCI_EngineAbout is for reading only".into()));
+            return;
+        }
+        if name.eq_ignore_ascii_case("MultiPV") {
+            match read_multipv(value) {
+                Ok(n) => {
+                    self.multipv = n;
+                    self.desk.thoughts = n > 1;
+                }
+                Err(why) => {
+                    out.push(info_string(&why));
+                    out.push(Action::Note(why));
+                }
+            }
             return;
         }
         match self.desk.settings.set(name, value) {
@@ -363,10 +385,24 @@ impl Uci {
             (Played::Move(m), Some(_)) => format!(" pv {m}"),
             _ => String::new(),
         };
-        lines.push(format!(
-            "info depth 1 score cp {score} nodes {} nps {nps} time {ms}{pv}",
-            reply.nodes
-        ));
+        let stats = format!("nodes {} nps {nps} time {ms}", reply.nodes);
+        match (&reply.thoughts, self.multipv) {
+            (_, 1) => lines.push(format!("info depth 1 score cp {score} {stats}{pv}")),
+            (Some(thoughts), n) => {
+                let shown = self.candidate_lines(search, thoughts, n, &stats);
+                if !shown.iter().any(|l| l.starts_with("info multipv")) {
+                    lines.push(format!("info depth 1 score cp {score} {stats}{pv}"));
+                }
+                lines.extend(shown);
+            }
+            (None, _) => {
+                lines.push(format!("info depth 1 score cp {score} {stats}{pv}"));
+                lines.push(format!(
+                    "info string MultiPV: {}",
+                    session::no_thoughts(reply)
+                ));
+            }
+        }
         if let Some(problem) = &judged.problem {
             lines.push(format!("info string {problem}"));
             if judged.send.is_none() && matches!(reply.played, Played::Move(_)) {
@@ -395,9 +431,72 @@ impl Uci {
         lines
     }
 
+    /// `MultiPV` above 1: the `n` best legal candidates in the program's
+    /// order (among `searchmoves`, if given), then an `info string` for
+    /// each illegal candidate and each tie among those shown.
+    fn candidate_lines(
+        &self,
+        search: &Pending<ChessRules, Vec<UciMove>>,
+        thoughts: &Thoughts<UciMove>,
+        n: usize,
+        stats: &str,
+    ) -> Vec<String> {
+        let judged = session::judge_thoughts(&ChessRules, search.game.position(), thoughts);
+        let wanted = |m: &UciMove| search.extra.is_empty() || search.extra.contains(m);
+        let shown: Vec<_> = judged
+            .iter()
+            .filter(|w| w.legal.as_ref().is_some_and(wanted))
+            .take(n)
+            .collect();
+        let mut lines: Vec<String> = shown
+            .iter()
+            .enumerate()
+            .filter_map(|(k, w)| {
+                let m = w.legal.as_ref()?;
+                Some(format!(
+                    "info multipv {} depth 1 score cp {} {stats} pv {m}",
+                    k + 1,
+                    w.candidate.score
+                ))
+            })
+            .collect();
+        for w in &judged {
+            if let Some(why) = &w.illegal {
+                lines.push(format!(
+                    "info string candidate {} (the program's {}, score {}) is illegal: {why}",
+                    w.candidate.wire,
+                    session::ordinal(w.rank),
+                    w.candidate.score
+                ));
+            }
+        }
+        let ties = session::ties(&shown, thoughts.tie_break);
+        lines.extend(ties.iter().map(|t| format!("info string {t}")));
+        lines.push(format!(
+            "info string {} candidates weighed, {} legal",
+            judged.len(),
+            judged.iter().filter(|w| w.legal.is_some()).count()
+        ));
+        lines
+    }
+
     /// The policy for illegal moves, for tests.
     pub fn illegal_policy(&self) -> IllegalPolicy {
         self.desk.settings.illegal
+    }
+}
+
+/// `MultiPV`'s value.
+fn read_multipv(value: Option<&str>) -> Result<usize, String> {
+    let text = value.unwrap_or("").trim();
+    match text.parse::<u64>() {
+        Ok(n) if (1..=MULTIPV_MAX as u64).contains(&n) => Ok(n as usize),
+        Ok(n) => Err(format!(
+            "MultiPV must be 1 to {MULTIPV_MAX}, not {n}; it is unchanged"
+        )),
+        Err(_) => Err(format!(
+            "MultiPV needs a number, not {text:?}; it is unchanged"
+        )),
     }
 }
 
@@ -570,7 +669,7 @@ pub fn read_position(words: &[String]) -> Result<(Option<String>, Vec<String>), 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engines::{self, EngineOptions, InputPath};
+    use crate::engines::{self, Candidate, EngineOptions, InputPath, Ties};
     use crate::protocol::session::{SearchRequest, sent};
 
     type Action = Action_;
@@ -754,6 +853,131 @@ mod tests {
                 "{line}: the previous position stays"
             );
         }
+    }
+
+    /// Candidates as a driver reports them: (move, raw) in the order weighed.
+    fn thoughts(weighed: &[(&str, i32)], ties: Ties) -> Thoughts<UciMove> {
+        let list = weighed
+            .iter()
+            .enumerate()
+            .map(|(i, (m, raw))| Candidate {
+                seq: i as u32 + 1,
+                wire: m.parse().unwrap(),
+                raw: *raw,
+                score: 100 * (raw - 67),
+            })
+            .collect();
+        Thoughts::rank(list, ties, "the test's rule")
+    }
+
+    #[test]
+    fn multipv_shows_the_programs_candidates() {
+        let mut u = uci();
+        for (bad, why) in [
+            (
+                "setoption name MultiPV value 0",
+                "MultiPV must be 1 to 500, not 0",
+            ),
+            ("setoption name MultiPV value 501", "not 501"),
+            (
+                "setoption name MultiPV value 99999999999999999999",
+                "needs a number",
+            ),
+            (
+                "setoption name MultiPV value many",
+                "needs a number, not \"many\"",
+            ),
+            ("setoption name MultiPV", "needs a number"),
+        ] {
+            let lines = sent(&feed(&mut u, bad));
+            assert!(lines[0].contains(why), "{bad}: {lines:?}");
+        }
+        assert_eq!(u.multipv, 1, "bad values leave it unchanged");
+        assert!(
+            !job(&feed(&mut u, "go movetime 10")).unwrap().thoughts,
+            "MultiPV 1 collects nothing"
+        );
+        feed(&mut u, "stop");
+        let mut u = uci();
+        assert!(sent(&feed(&mut u, "setoption name multipv value 3")).is_empty());
+        feed(&mut u, "position startpos moves e2e4");
+        let request = job(&feed(&mut u, "go movetime 1000")).unwrap().clone();
+        assert!(request.thoughts, "MultiPV 3 asks for candidates");
+        let mut r = reply("e7e5");
+        // e7e5 and d7d5 tie (the program keeps the first), e8e7 is not
+        // legal, g8f6 scores less, b8a6 is fourth.
+        r.thoughts = Some(thoughts(
+            &[
+                ("b8a6", 66),
+                ("e7e5", 70),
+                ("e8e7", 72),
+                ("d7d5", 70),
+                ("g8f6", 69),
+            ],
+            Ties::KeepsFirst,
+        ));
+        r.score = Some(300);
+        let lines = sent(&u.handle(searched(request.id, r)));
+        assert_eq!(
+            &lines[..3],
+            [
+                "info multipv 1 depth 1 score cp 300 nodes 300 nps 25000 time 12 pv e7e5",
+                "info multipv 2 depth 1 score cp 300 nodes 300 nps 25000 time 12 pv d7d5",
+                "info multipv 3 depth 1 score cp 200 nodes 300 nps 25000 time 12 pv g8f6",
+            ]
+        );
+        assert!(
+            lines[3].starts_with(
+                "info string candidate e8e7 (the program's 1st, score 500) is illegal"
+            ),
+            "{}",
+            lines[3]
+        );
+        assert_eq!(
+            lines[4],
+            "info string equal score 300 for e7e5, d7d5: the program prefers e7e5 (the test's rule)"
+        );
+        assert_eq!(lines[5], "info string 5 candidates weighed, 4 legal");
+        assert!(
+            !lines
+                .iter()
+                .any(|l| l.contains("pv e8e7") || l.contains("pv b8a6"))
+        );
+        assert_eq!(lines.last().unwrap(), "bestmove e7e5");
+        // KeepsLast: the later of equals comes first.
+        let request = job(&feed(&mut u, "go movetime 1000")).unwrap().clone();
+        let mut r = reply("d7d5");
+        r.thoughts = Some(thoughts(&[("e7e5", 70), ("d7d5", 70)], Ties::KeepsLast));
+        let lines = sent(&u.handle(searched(request.id, r)));
+        assert!(
+            lines[0].ends_with("pv d7d5") && lines[1].ends_with("pv e7e5"),
+            "{lines:?}"
+        );
+        // No candidates: today's line, and why.
+        let request = job(&feed(&mut u, "go movetime 1000")).unwrap().clone();
+        let mut r = reply("e7e5");
+        r.path = InputPath::Tape;
+        let lines = sent(&u.handle(searched(request.id, r)));
+        assert!(
+            lines[0].starts_with("info depth 1 score cp 300"),
+            "{lines:?}"
+        );
+        assert!(lines[1].contains("stored on the tape"), "{lines:?}");
+        // searchmoves limits what is shown.
+        let request = job(&feed(&mut u, "go movetime 1000 searchmoves g8f6 b8a6"))
+            .unwrap()
+            .clone();
+        let mut r = reply("e7e5");
+        r.thoughts = Some(thoughts(
+            &[("b8a6", 66), ("e7e5", 70), ("g8f6", 69)],
+            Ties::KeepsFirst,
+        ));
+        let lines = sent(&u.handle(searched(request.id, r)));
+        assert!(
+            lines[0].ends_with("pv g8f6") && lines[1].ends_with("pv b8a6"),
+            "{lines:?}"
+        );
+        assert!(lines[2].starts_with("info string"), "{lines:?}");
     }
 
     #[test]
