@@ -121,6 +121,23 @@ enum Command {
         #[arg(long)]
         ansi: bool,
     },
+    /// Show how the program weighs a position: every candidate move with
+    /// its own score, the order it weighed them, its tie-break, each move's
+    /// legality, and the move it chose.
+    Explain {
+        /// Engine to ask.
+        #[arg(long, short)]
+        engine: Option<String>,
+        /// The position (chess FEN or PDN FEN); the initial position if left out.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Moves played from there, separated by spaces ("e2e4 e7e5", "11-15 23-19").
+        #[arg(long, default_value = "", allow_hyphen_values = true)]
+        moves: String,
+        /// The draughts rules: english (default) or zx81-1k.
+        #[arg(long)]
+        rules: Option<String>,
+    },
     /// Print the engine's emulated screen after start-up.
     Screen {
         /// Engine to show.
@@ -233,6 +250,21 @@ fn main() -> ExitCode {
                 Side::Black => shakmaty::Color::Black,
             });
             cli::play::run(&pick(engine), &options, person, rules.as_deref(), ansi)
+        }
+        Some(Command::Explain {
+            engine,
+            fen,
+            moves,
+            rules,
+        }) => {
+            let engine = pick(engine);
+            let request = cli::explain::Request {
+                engine: &engine,
+                fen: fen.as_deref(),
+                moves: &moves,
+                rules: rules.as_deref(),
+            };
+            cli::explain::run(&request, &options)
         }
         Some(Command::Screen { engine, color }) => cli::screen(&pick(engine), &options, color),
         Some(Command::Bench { engine, moves }) => cli::bench::run(&pick(engine), &options, moves),

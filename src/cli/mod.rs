@@ -1,6 +1,8 @@
-//! Subcommands that talk to a person: `play`, `screen`, `bench`, `match`.
+//! Subcommands that talk to a person: `play`, `explain`, `screen`, `bench`,
+//! `match`.
 
 pub mod bench;
+pub mod explain;
 pub mod matches;
 pub mod play;
 

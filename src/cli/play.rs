@@ -22,7 +22,7 @@ use shakmaty::uci::UciMove;
 use super::{CliError, game_of};
 
 /// How a person types a move of one game.
-trait Typed: Catalogue {
+pub(super) trait Typed: Catalogue {
     /// Examples for the prompt and for a line that cannot be read.
     const EXAMPLES: &'static str;
 

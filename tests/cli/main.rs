@@ -1,7 +1,9 @@
 //! Evidence for the person-facing subcommands of the binary (`src/cli/`):
-//! play, screen, bench, engines, tape files, and their errors, over pipes.
+//! play, explain, screen, bench, engines, tape files, and their errors, over
+//! pipes.
 
 #[path = "../common/mod.rs"]
 mod common;
 
 mod cli;
+mod explain;

@@ -1,0 +1,221 @@
+//! `retrochess explain`: one search of a retro program, shown as the
+//! program saw it. For a position (a FEN, moves from it or from the start),
+//! every move the program weighed, in its own order of preference: the
+//! score it computed (raw, as the program holds it, and mapped to
+//! centipawns or draughts units by the driver's documented mapping), when
+//! it weighed it, how it breaks ties, whether the rules allow the move, and
+//! the move it chose.
+//!
+//! The candidates are read off the emulated program during its normal
+//! search (see each driver for the address watched and the seed it is cited
+//! from); nothing here recomputes them. A 1K ZX Chess asked about the
+//! initial position would play the move stored on its tape without
+//! searching: unless `--option Opening=…` says otherwise, explain sets
+//! `Opening=think` so that there is a search to show.
+
+use std::fmt::Write as _;
+
+use retrochess::engines::{EngineOptions, GameKind, InputPath, Played, Reply, onek};
+use retrochess::protocol::session::{self, Weighed};
+use retrochess::rules::chess::ChessRules;
+use retrochess::rules::draughts::{Draughts, Variant};
+use retrochess::rules::{Game, Rules, Verdict};
+
+use super::play::Typed;
+use super::{CliError, game_of};
+
+/// What to explain.
+pub struct Request<'a> {
+    pub engine: &'a str,
+    /// The position to start from (FEN in the game's notation); the
+    /// initial position if `None`.
+    pub fen: Option<&'a str>,
+    /// Moves played from there, separated by spaces.
+    pub moves: &'a str,
+    /// Draughts rules (`english`, `zx81-1k`).
+    pub rules: Option<&'a str>,
+}
+
+/// Runs the search and prints the table.
+///
+/// # Errors
+/// Unknown engine, rules for the wrong game, a position or move the rules
+/// refuse, a finished game, or an engine that cannot be loaded or fails.
+pub fn run(request: &Request, options: &EngineOptions) -> Result<(), CliError> {
+    let options = searching(request.engine, options);
+    let text = match game_of(request.engine)? {
+        GameKind::Chess => {
+            if let Some(r) = request.rules {
+                return Err(CliError::Input(format!(
+                    "--rules {r}: {} plays chess; --rules chooses draughts rules",
+                    request.engine
+                )));
+            }
+            explain(ChessRules, request, &options)?
+        }
+        GameKind::Draughts => {
+            let variant: Variant = request
+                .rules
+                .unwrap_or("english")
+                .parse()
+                .map_err(|e| CliError::Input(format!("--rules: {e}")))?;
+            explain(Draughts::new(variant), request, &options)?
+        }
+    };
+    print!("{text}");
+    Ok(())
+}
+
+/// The options with `Opening=think` for an engine that declares `Opening`
+/// and was not told otherwise.
+fn searching(id: &str, options: &EngineOptions) -> EngineOptions {
+    let declares = retrochess::engines::entry(id)
+        .is_some_and(|e| (e.options)().iter().any(|o| o.name == onek::OPENING));
+    if declares && options.value(onek::OPENING).is_none() {
+        options.clone().with(onek::OPENING, "think")
+    } else {
+        options.clone()
+    }
+}
+
+/// The game the request describes, every move judged.
+fn setup<R: Typed>(rules: R, request: &Request) -> Result<Game<R>, CliError> {
+    let root = match request.fen {
+        Some(fen) => rules
+            .parse_position(fen)
+            .map_err(|e| CliError::Input(format!("--fen: {e}")))?,
+        None => rules.initial(),
+    };
+    let mut game = Game::new(rules, root);
+    for (i, text) in request.moves.split_whitespace().enumerate() {
+        let wire = game.rules().read(game.position(), text).map_err(|why| {
+            let why = if why.is_empty() {
+                String::new()
+            } else {
+                format!(": {why}")
+            };
+            CliError::Input(format!("move {} {text:?} is not a move{why}", i + 1))
+        })?;
+        if let Verdict::Illegal(_, why) = game.play_wire(&wire) {
+            return Err(CliError::Input(format!(
+                "move {} {text} is illegal: {why}",
+                i + 1
+            )));
+        }
+    }
+    if let Some(end) = game.ending() {
+        return Err(CliError::Input(format!(
+            "the game is over ({}): there is no move to explain",
+            end.reason.words()
+        )));
+    }
+    Ok(game)
+}
+
+fn explain<R: Typed>(
+    rules: R,
+    request: &Request,
+    options: &EngineOptions,
+) -> Result<String, CliError> {
+    let game = setup(rules, request)?;
+    let mut engine = R::create(request.engine, options)?;
+    let collecting = engine.collect_candidates(true);
+    let reply = engine.play(&game, options.budget)?;
+    let info = engine.info();
+    let mut out = String::new();
+    let pos = game.position();
+    let side = game.rules().side_name(game.turn());
+    let _ = writeln!(
+        out,
+        "{} ({}, {}) to move as {side} in",
+        info.name, info.author, info.year
+    );
+    let _ = writeln!(out, "  {}", game.rules().position_text(pos));
+    let _ = writeln!(out, "input: {}", reply.path);
+    match (&reply.thoughts, collecting) {
+        (Some(thoughts), _) => {
+            let judged = session::judge_thoughts(game.rules(), pos, thoughts);
+            table(&mut out, &judged, &reply);
+            let shown: Vec<&Weighed<R>> = judged.iter().collect();
+            for tie in session::ties(&shown, thoughts.tie_break) {
+                let _ = writeln!(out, "tie: {tie}");
+            }
+            let legal = judged.iter().filter(|w| w.legal.is_some()).count();
+            let _ = writeln!(out, "{} candidates weighed, {legal} legal.", judged.len());
+        }
+        (None, true) => {
+            let _ = writeln!(out, "no candidates: {}", session::no_thoughts(&reply));
+        }
+        (None, false) => {
+            let _ = writeln!(out, "no candidates: {} does not report them", info.id);
+        }
+    }
+    verdict(&mut out, &game, &reply);
+    Ok(out)
+}
+
+/// One row per candidate, best first.
+fn table<R: Rules>(out: &mut String, judged: &[Weighed<R>], reply: &Reply<R::Wire>) {
+    let played = match &reply.played {
+        Played::Move(m) => Some(m),
+        _ => None,
+    };
+    let width = judged
+        .iter()
+        .map(|w| w.candidate.wire.to_string().len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let _ = writeln!(out, "rank  seq  {:width$}  raw   score  verdict", "move");
+    for w in judged {
+        let c = &w.candidate;
+        let verdict = match &w.illegal {
+            None => "legal".to_string(),
+            Some(why) => format!("illegal: {why}"),
+        };
+        let mark = if played == Some(&c.wire) {
+            "  <- played"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "{:>4}  {:>3}  {:width$}  {:>4}  {:>+6}  {verdict}{mark}",
+            w.rank,
+            c.seq,
+            c.wire.to_string(),
+            c.raw,
+            c.score
+        );
+    }
+}
+
+/// The program's move, judged, and what it cost.
+fn verdict<R: Rules>(out: &mut String, game: &Game<R>, reply: &Reply<R::Wire>) {
+    let rules = game.rules();
+    let line = match &reply.played {
+        Played::Move(m) => match rules.judge(game.position(), m) {
+            Verdict::Legal(_) => format!("played: {m} (legal)"),
+            Verdict::Illegal(_, why) => format!("played: {m}, illegal: {why}"),
+        },
+        Played::DeadEnd => "played: nothing (the program found no move and stopped)".to_string(),
+        Played::Hung(hang) => format!("played: nothing (the program did not come back: {hang})"),
+    };
+    let _ = writeln!(out, "{line}");
+    let score = reply.score.map_or("none".to_string(), |s| s.to_string());
+    if reply.path == InputPath::Native {
+        let _ = writeln!(
+            out,
+            "score {score}; {} moves evaluated (native: no emulated time)",
+            reply.nodes
+        );
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "score {score}; {} moves evaluated; {} T-states, {:.1} s on the original machine",
+        reply.nodes,
+        reply.tstates,
+        reply.authentic.as_secs_f64()
+    );
+}
