@@ -8,5 +8,6 @@ mod common;
 
 mod adapters;
 mod hub_interop;
+mod multipv;
 mod python_interop;
 mod xboard_gui;
