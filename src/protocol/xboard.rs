@@ -12,12 +12,47 @@
 //! the game by the rules, the result is claimed (`1-0 {White mates}`).
 //!
 //! `ping` is answered at once, except while the program is on move: then
-//! `pong` follows the move, as the protocol orders it. With `post`, the
-//! thinking line `ply score time nodes pv` is the UCI `info` line in CECP
-//! units (time in centiseconds), followed by `#` comments with the retro
-//! detail.
+//! `pong` follows the move, as the protocol orders it.
+//!
+//! # Thinking output and analyze mode
+//!
+//! With `post`, the moves the program weighed (its candidates, collected by
+//! the driver where it can: [`crate::engines::Engine::collect_candidates`])
+//! come before the move as thinking lines, `ply score time nodes pv` (the
+//! spec's section 10, "Thinking Output"): one line a legal candidate, `ply`
+//! 1, its score as the program computed it (the driver's centipawns, from
+//! the mover's side), the whole search's time in centiseconds and nodes, and
+//! the candidate as `pv`. They come in the reverse of the program's order,
+//! **its choice last**: xboard's engine-output pane keeps only the latest
+//! line of depth 1 (engineoutput.c clears the pane when a depth-1 line
+//! follows one of the same depth), and python-chess takes the first move of
+//! the last `pv` as an analysis's best move, so both show the program's
+//! choice. A candidate the rules refuse is never a `pv`: it is a
+//! `# candidate … is illegal: …` comment, as are ties
+//! (`# equal score …: the program prefers …`) and the count
+//! (`# N candidates weighed, M legal`); `feature debug=1` makes xboard
+//! ignore `#` lines. Without candidates (a driver that reports none, the
+//! move stored on 1K ZX Chess's tape), the one line is the program's move
+//! with its score, as before.
+//!
+//! `analyze` (`feature analyze=1`; the spec's section 12, "Analyze Mode")
+//! searches the position with candidates on and sends the same lines,
+//! whether `post` is on or not, then nothing more: the program searches
+//! once and its answer stands. Analyze mode is force mode in which the
+//! engine never moves: moves (judged as always), `undo`, `remove`, `new`
+//! (stays in analyze mode, as the spec says), `setboard`, `edit`, `white`
+//! and `black` change the position and the analysis starts again on the new
+//! one. With no candidates, the one line is the program's move if legal,
+//! and a `# no candidates: …` comment says why there are none. `.` answers
+//! `stat01: time nodes ply mvleft mvtot`: while the program thinks, the time
+//! so far with 0 nodes and every legal move left (the emulated program
+//! cannot be asked mid-search); once it is done, its time and nodes with
+//! none left. `exit` leaves analyze mode for force mode; `go` and
+//! `playother` leave it and do what they do. `ping` is answered at once in
+//! analyze mode: no move is owed. Bad input gets its usual error and the
+//! analysis goes on.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
@@ -27,8 +62,8 @@ use shakmaty::{
 };
 
 use super::desk::{Desk, Mode};
-use super::session::{self, Action, Change, Clock, Input, Job, Searched, Settings};
-use crate::engines::{EngineInfo, OptionKind, Played, Reply};
+use super::session::{self, Action, Change, Clock, IllegalPolicy, Input, Job, Searched, Settings};
+use crate::engines::{EngineInfo, OptionKind, Played, Reply, Thoughts};
 use crate::rules::chess::ChessRules;
 use crate::rules::{EndReason, Ending, Game, GameResult, Verdict};
 
@@ -49,6 +84,26 @@ struct Edit {
     color: Color,
 }
 
+/// What a search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Purpose {
+    /// The engine's move in the game.
+    Move,
+    /// Analyze mode: the program's candidates, no move.
+    Analysis,
+}
+
+/// Analyze mode: the position analysed and how far the search is.
+#[derive(Clone, Debug)]
+struct Analysis {
+    /// The game as it was when the analysis started.
+    game: Game<ChessRules>,
+    started: Instant,
+    /// The finished search: centiseconds and nodes (`None` while the
+    /// program thinks).
+    done: Option<(u128, u64)>,
+}
+
 /// The CECP front end.
 #[derive(Debug)]
 pub struct Xboard {
@@ -63,10 +118,12 @@ pub struct Xboard {
     own_time: Option<Duration>,
     level: Option<Level>,
     move_time: Option<Duration>,
-    desk: Desk<ChessRules, ()>,
+    desk: Desk<ChessRules, Purpose>,
     /// `pong`s owed after the move being thought about.
     pongs: Vec<String>,
     edit: Option<Edit>,
+    /// In analyze mode.
+    analysis: Option<Analysis>,
 }
 
 impl Xboard {
@@ -84,6 +141,7 @@ impl Xboard {
             desk: Desk::new(settings),
             pongs: Vec::new(),
             edit: None,
+            analysis: None,
         }
     }
 
@@ -109,10 +167,17 @@ impl Xboard {
 
     /// Is the program on move with a reply still to come?
     fn thinking(&self) -> bool {
-        self.desk.busy()
+        self.analysis.is_none() && self.desk.busy()
     }
 
+    /// One line from the GUI; in analyze mode, then the analysis of the
+    /// position the line left.
     fn line(&mut self, line: &str, out: &mut Vec<Action_>) {
+        self.command(line, out);
+        self.follow_analysis(out);
+    }
+
+    fn command(&mut self, line: &str, out: &mut Vec<Action_>) {
         let line = line.trim();
         if line.is_empty() {
             return;
@@ -150,12 +215,14 @@ impl Xboard {
                 self.force = true;
             }
             "go" => {
+                self.leave_analysis();
                 self.stop_thinking(out);
                 self.force = false;
                 self.engine = self.game.position().turn();
                 self.think(out);
             }
             "playother" => {
+                self.leave_analysis();
                 self.stop_thinking(out);
                 self.force = false;
                 self.engine = !self.game.position().turn();
@@ -209,6 +276,8 @@ impl Xboard {
             }
             "edit" => {
                 self.stop_thinking(out);
+                // The position is about to change: no analysis of the old one.
+                self.desk.discard();
                 self.edit = Some(Edit {
                     board: self.game.position().board().clone(),
                     color: Color::White,
@@ -216,8 +285,20 @@ impl Xboard {
             }
             "post" => self.post = true,
             "nopost" => self.post = false,
+            "analyze" => self.enter_analysis(out),
+            "exit" => {
+                if self.analysis.is_some() {
+                    self.leave_analysis();
+                    self.force = true;
+                }
+            }
+            "." => {
+                if let Some(status) = self.status() {
+                    out.push(send(&status));
+                }
+            }
             "hard" | "easy" | "random" | "computer" | "name" | "rating" | "ics" | "draw"
-            | "hint" | "bk" | "memory" | "cores" | "egtpath" | "." | "exit" => {}
+            | "hint" | "bk" | "memory" | "cores" | "egtpath" => {}
             "option" => self.option(arg, out),
             "quit" => out.push(Action::Quit),
             _ if !self.usermove && looks_like_move(command) && arg.is_empty() => {
@@ -298,7 +379,7 @@ impl Xboard {
         out.push(send("feature done=0"));
         out.push(send(&format!(
             "feature myname=\"{}\" ping=1 setboard=1 usermove=1 san=0 time=1 draw=0 sigint=0 sigterm=0 \
-             reuse=1 analyze=0 colors=0 playother=1 variants=\"normal\" name=0 nps=0 debug=1",
+             reuse=1 analyze=1 colors=0 playother=1 variants=\"normal\" name=0 nps=0 debug=1",
             session::display_name(self.info).replace('"', "'")
         )));
         for spec in self.desk.settings.specs() {
@@ -358,7 +439,10 @@ impl Xboard {
         match self.game.play_wire(&uci) {
             Verdict::Illegal(_, why) => out.push(send(&format!("Illegal move ({why}): {text}"))),
             Verdict::Legal(_) => {
-                if !self.force && self.game.position().turn() == self.engine {
+                if self.analysis.is_none()
+                    && !self.force
+                    && self.game.position().turn() == self.engine
+                {
                     self.think(out);
                 }
             }
@@ -383,14 +467,88 @@ impl Xboard {
             }),
             move_time: self.move_time,
         };
-        let job = self.desk.start(&self.game, &clock, Mode::Timed, ());
+        self.desk.thoughts = self.post;
+        let job = self
+            .desk
+            .start(&self.game, &clock, Mode::Timed, Purpose::Move);
         out.push(job);
     }
 
-    /// Forgets the move being thought about and pays the pongs owed.
+    /// Forgets the move being thought about and pays the pongs owed. An
+    /// analysis goes on: [`Xboard::follow_analysis`] restarts it when the
+    /// position changes.
     fn stop_thinking(&mut self, out: &mut Vec<Action_>) {
-        self.desk.discard();
+        if self.analysis.is_none() {
+            self.desk.discard();
+        }
         self.pay_pongs(out);
+    }
+
+    /// `analyze`: force mode, and the analysis of the position on the board
+    /// (started by [`Xboard::follow_analysis`]).
+    fn enter_analysis(&mut self, out: &mut Vec<Action_>) {
+        if self.analysis.is_none() {
+            self.stop_thinking(out);
+            self.analysis = Some(Analysis {
+                game: self.game.clone(),
+                started: Instant::now(),
+                done: None,
+            });
+        }
+    }
+
+    /// Out of analyze mode; its search is forgotten.
+    fn leave_analysis(&mut self) {
+        if self.analysis.take().is_some() {
+            self.desk.discard();
+        }
+    }
+
+    /// In analyze mode, outside `edit`: analyses the position on the board
+    /// unless that analysis is done or under way.
+    fn follow_analysis(&mut self, out: &mut Vec<Action_>) {
+        let Some(analysis) = &self.analysis else {
+            return;
+        };
+        let same =
+            analysis.game.root() == self.game.root() && analysis.game.moves() == self.game.moves();
+        if self.edit.is_some() || (same && (analysis.done.is_some() || self.desk.busy())) {
+            return;
+        }
+        self.desk.discard();
+        let mut analysis = Analysis {
+            game: self.game.clone(),
+            started: Instant::now(),
+            done: None,
+        };
+        if let Some(ending) = self.game.ending() {
+            out.push(send(&format!(
+                "# nothing to analyse: the game is over ({})",
+                claim(&ending)
+            )));
+            analysis.done = Some((0, 0));
+        } else {
+            self.desk.thoughts = true;
+            let clock = Clock::default();
+            out.push(
+                self.desk
+                    .start(&self.game, &clock, Mode::Timed, Purpose::Analysis),
+            );
+        }
+        self.analysis = Some(analysis);
+    }
+
+    /// The `stat01` line that answers `.` in analyze mode.
+    fn status(&self) -> Option<String> {
+        let analysis = self.analysis.as_ref()?;
+        let total = analysis.game.legal_moves().len();
+        Some(match analysis.done {
+            Some((cs, nodes)) => format!("stat01: {cs} {nodes} 1 0 {total}"),
+            None => format!(
+                "stat01: {} 0 1 {total} {total}",
+                analysis.started.elapsed().as_millis() / 10
+            ),
+        })
     }
 
     fn pay_pongs(&mut self, out: &mut Vec<Action_>) {
@@ -402,6 +560,15 @@ impl Xboard {
             return;
         };
         if search.discarded {
+            return;
+        }
+        if search.extra == Purpose::Analysis {
+            let lines = analysis_lines(&search.game, &s);
+            out.extend(lines.into_iter().map(Action::Send));
+            if let Some(analysis) = &mut self.analysis {
+                let nodes = s.result.as_ref().map_or(0, |r| r.nodes);
+                analysis.done = Some((s.host.as_millis() / 10, nodes));
+            }
             return;
         }
         let (lines, authentic) = match &s.result {
@@ -431,16 +598,18 @@ impl Xboard {
             self.desk.settings.illegal,
         );
         if self.post {
-            let pv = match (&reply.played, &judged.legal) {
-                (Played::Move(m), Some(_)) => m.to_string(),
-                _ => String::new(),
-            };
-            let cs = s.host.as_millis() / 10;
-            lines.push(
-                format!("1 {} {cs} {} {pv}", reply.score.unwrap_or(0), reply.nodes)
-                    .trim_end()
-                    .to_string(),
-            );
+            let (thinking, notes) = reply.thoughts.as_ref().map_or_else(Default::default, |t| {
+                candidate_lines(self.game.position(), t, reply, s.host)
+            });
+            if thinking.is_empty() {
+                let pv = match (&reply.played, &judged.legal) {
+                    (Played::Move(m), Some(_)) => Some(m),
+                    _ => None,
+                };
+                lines.push(thinking_line(reply.score.unwrap_or(0), reply, s.host, pv));
+            }
+            lines.extend(thinking);
+            lines.extend(notes);
         }
         lines.push(format!("# {}", session::describe(reply, s.host)));
         if let Some(rows) = &s.screen {
@@ -521,6 +690,104 @@ impl Xboard {
 
 fn send(line: &str) -> Action_ {
     Action::Send(line.to_string())
+}
+
+/// A thinking line, `ply score time nodes pv`: ply 1, the whole search's
+/// time (centiseconds) and nodes.
+fn thinking_line(
+    score: i32,
+    reply: &Reply<UciMove>,
+    host: Duration,
+    pv: Option<&UciMove>,
+) -> String {
+    let cs = host.as_millis() / 10;
+    let line = format!("1 {score} {cs} {}", reply.nodes);
+    match pv {
+        Some(m) => format!("{line} {m}"),
+        None => line,
+    }
+}
+
+/// The program's candidates in `pos`: a thinking line for each legal one,
+/// the program's choice last, and `#` comments for the illegal ones, the
+/// ties among the legal ones and the count.
+fn candidate_lines(
+    pos: &Chess,
+    thoughts: &Thoughts<UciMove>,
+    reply: &Reply<UciMove>,
+    host: Duration,
+) -> (Vec<String>, Vec<String>) {
+    let judged = session::judge_thoughts(&ChessRules, pos, thoughts);
+    let legal: Vec<_> = judged.iter().filter(|w| w.legal.is_some()).collect();
+    let thinking = legal
+        .iter()
+        .rev()
+        .map(|w| thinking_line(w.candidate.score, reply, host, w.legal.as_ref()))
+        .collect();
+    let mut notes: Vec<String> = judged
+        .iter()
+        .filter_map(|w| {
+            let why = w.illegal.as_ref()?;
+            Some(format!(
+                "# candidate {} (the program's {}, score {}) is illegal: {why}",
+                w.candidate.wire,
+                session::ordinal(w.rank),
+                w.candidate.score
+            ))
+        })
+        .collect();
+    notes.extend(
+        session::ties(&legal, thoughts.tie_break)
+            .iter()
+            .map(|t| format!("# {t}")),
+    );
+    notes.push(format!(
+        "# {} candidates weighed, {} legal",
+        judged.len(),
+        legal.len()
+    ));
+    (thinking, notes)
+}
+
+/// What analyze mode sends for a finished search of `game`: the
+/// candidates' thinking lines and comments, or the program's move as the
+/// one line and why there are no candidates; then the retro detail. Never
+/// a move.
+fn analysis_lines(game: &Game<ChessRules>, s: &Searched<ChessRules>) -> Vec<String> {
+    let reply = match &s.result {
+        Ok(reply) => reply,
+        Err(e) => return vec![format!("# the engine failed: {e}")],
+    };
+    let pos = game.position();
+    let (thinking, notes) = reply
+        .thoughts
+        .as_ref()
+        .map_or_else(Default::default, |t| candidate_lines(pos, t, reply, s.host));
+    let judged = session::judge_reply(&ChessRules, pos, &reply.played, IllegalPolicy::Resign);
+    let mut lines = Vec::new();
+    if thinking.is_empty()
+        && let (Played::Move(m), Some(_)) = (&reply.played, &judged.legal)
+    {
+        lines.push(thinking_line(
+            reply.score.unwrap_or(0),
+            reply,
+            s.host,
+            Some(m),
+        ));
+    }
+    lines.extend(thinking);
+    lines.extend(notes);
+    if let Some(problem) = &judged.problem {
+        lines.push(format!("# the program's move: {problem}"));
+    }
+    if reply.thoughts.is_none() {
+        lines.push(format!("# no candidates: {}", session::no_thoughts(reply)));
+    }
+    lines.push(format!("# {}", session::describe(reply, s.host)));
+    if let Some(rows) = &s.screen {
+        lines.extend(rows.iter().map(|r| format!("# screen {r}")));
+    }
+    lines
 }
 
 /// The result claim CECP expects, `1-0 {White mates}`.
@@ -639,8 +906,8 @@ fn looks_like_move(word: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engines::{self, EngineOptions, InputPath};
-    use crate::protocol::session::{IllegalPolicy, sent};
+    use crate::engines::{self, Candidate, EngineOptions, InputPath, Ties};
+    use crate::protocol::session::{IllegalPolicy, SearchRequest, sent};
 
     type Action = Action_;
     type Input = super::Input<ChessRules>;
@@ -683,6 +950,55 @@ mod tests {
         Played::Move(uci.parse().unwrap())
     }
 
+    fn request(actions: &[Action]) -> Option<&SearchRequest<ChessRules>> {
+        actions.iter().find_map(|a| match a {
+            Action::Job(Job::Search(r)) => Some(r),
+            _ => None,
+        })
+    }
+
+    /// Candidates as a driver reports them: (move, raw) in the order the
+    /// program weighed them; the score is ten times the raw number.
+    fn thoughts(weighed: &[(&str, i32)], ties: Ties) -> Thoughts<UciMove> {
+        let list = weighed
+            .iter()
+            .enumerate()
+            .map(|(i, (m, raw))| Candidate {
+                seq: i as u32 + 1,
+                wire: m.parse().unwrap(),
+                raw: *raw,
+                score: 10 * raw,
+            })
+            .collect();
+        Thoughts::rank(list, ties, "the test's rule")
+    }
+
+    /// A reply of `played` with `thoughts`.
+    fn thinking(id: u64, played: Played, thoughts: Option<Thoughts<UciMove>>) -> Input {
+        let Input::Searched(mut s) = reply(id, played) else {
+            unreachable!()
+        };
+        if let Ok(r) = &mut s.result {
+            r.thoughts = thoughts;
+        }
+        Input::Searched(s)
+    }
+
+    /// After 1. e4: e7e5 and d7d5 tie (the program keeps the first), e8e7
+    /// is illegal though the program likes it best, g8f6 and b8a6 follow.
+    fn after_e4() -> Thoughts<UciMove> {
+        thoughts(
+            &[
+                ("b8a6", 1),
+                ("e7e5", 7),
+                ("e8e7", 9),
+                ("d7d5", 7),
+                ("g8f6", 4),
+            ],
+            Ties::KeepsFirst,
+        )
+    }
+
     /// The start of a session as xboard 4.9 and cutechess send it.
     #[test]
     fn handshake_and_commands_that_need_no_engine() {
@@ -702,7 +1018,7 @@ mod tests {
             "sigterm=0",
             "reuse=1",
             "colors=0",
-            "analyze=0",
+            "analyze=1",
             "variants=\"normal\"",
         ] {
             assert!(f.contains(want), "{want} in {f}");
@@ -748,7 +1064,6 @@ mod tests {
                 ],
             ),
             ("variant suicide", &["Error (unsupported variant): suicide"]),
-            ("analyze", &["Error (unknown command): analyze"]),
             ("e2e4", &["Error (unknown command): e2e4"]),
             (
                 "usermove e2e5",
@@ -823,6 +1138,207 @@ mod tests {
         let lines = sent(&x.handle(reply(id, mv("d7d5"))));
         assert_eq!(lines.last().unwrap(), "move d7d5");
         assert_eq!(x.game.moves().len(), 2);
+    }
+
+    /// `post` in a game: every legal candidate as a thinking line, the
+    /// program's choice last; the illegal one, the tie and the count as
+    /// comments; then the move.
+    #[test]
+    fn post_shows_the_candidates_before_the_move() {
+        let mut x = xboard();
+        feed(&mut x, "protover 2");
+        feed(&mut x, "accepted usermove");
+        feed(&mut x, "new");
+        let actions = feed(&mut x, "usermove e2e4");
+        assert!(!request(&actions).unwrap().thoughts, "nopost: none asked");
+        feed(&mut x, "force");
+        feed(&mut x, "undo");
+        feed(&mut x, "post");
+        feed(&mut x, "playother");
+        let actions = feed(&mut x, "usermove e2e4");
+        let r = request(&actions).unwrap();
+        assert!(r.thoughts, "post asks for the candidates");
+        let lines = sent(&x.handle(thinking(r.id, mv("e7e5"), Some(after_e4()))));
+        assert_eq!(
+            &lines[..4],
+            [
+                "1 10 2 25 b8a6",
+                "1 40 2 25 g8f6",
+                "1 70 2 25 d7d5",
+                "1 70 2 25 e7e5",
+            ]
+        );
+        assert_eq!(
+            lines[4],
+            "# candidate e8e7 (the program's 1st, score 90) is illegal: \
+             not a legal king move from e8 to e7: e7 is occupied by its own pawn",
+            "{lines:?}"
+        );
+        assert_eq!(
+            &lines[5..7],
+            [
+                "# equal score 70 for e7e5, d7d5: the program prefers e7e5 (the test's rule)",
+                "# 5 candidates weighed, 4 legal",
+            ]
+        );
+        assert!(lines[7].starts_with("# 5000000 T-states"), "{lines:?}");
+        assert_eq!(lines.last().unwrap(), "move e7e5");
+        assert!(
+            !lines
+                .iter()
+                .any(|l| l.ends_with(" e8e7") && !l.starts_with('#'))
+        );
+        // Only illegal candidates: the one line of the move, as without.
+        feed(&mut x, "force");
+        feed(&mut x, "undo");
+        let id = search_id(&feed(&mut x, "go")).unwrap();
+        let only = thoughts(&[("e1e2", 3)], Ties::KeepsLast);
+        let lines = sent(&x.handle(thinking(id, mv("e7e5"), Some(only))));
+        assert!(lines[0].starts_with("1 -100 2 25"), "{lines:?}");
+        assert!(lines[1].starts_with("# candidate e1e2 (the program's 1st, score 30) is illegal"));
+        assert_eq!(lines[2], "# 1 candidates weighed, 0 legal");
+    }
+
+    /// Analyze mode: the candidates of the position on the board, again
+    /// whenever it changes; `.` answered; never a move; `exit` is force mode.
+    #[test]
+    fn analyze_mode_follows_the_position() {
+        let mut x = xboard();
+        feed(&mut x, "protover 2");
+        feed(&mut x, "accepted usermove");
+        feed(&mut x, "new");
+        feed(&mut x, "usermove e2e4");
+        let actions = feed(&mut x, "analyze");
+        let r = request(&actions).expect("analyze searches at once");
+        assert!(r.thoughts && r.game.moves().len() == 1);
+        let id = r.id;
+        let status = sent(&feed(&mut x, "."));
+        let words: Vec<&str> = status[0].split_whitespace().collect();
+        assert_eq!(words[0], "stat01:");
+        assert!(words[1].parse::<u64>().is_ok(), "{status:?}");
+        assert_eq!(&words[2..], ["0", "1", "20", "20"], "nothing weighed yet");
+        assert_eq!(sent(&feed(&mut x, "ping 1")), ["pong 1"], "no move owed");
+        let lines = sent(&x.handle(thinking(id, mv("e7e5"), Some(after_e4()))));
+        assert_eq!(lines[3], "1 70 2 25 e7e5", "{lines:?}");
+        assert!(lines[4].starts_with("# candidate e8e7"), "{lines:?}");
+        assert!(lines.last().unwrap().starts_with("# 5000000 T-states"));
+        assert!(!lines.iter().any(|l| l.starts_with("move")), "{lines:?}");
+        assert_eq!(x.game.moves().len(), 1, "the analysis moves nothing");
+        assert_eq!(sent(&feed(&mut x, ".")), ["stat01: 2 25 1 0 20"]);
+        // Nothing changes, nothing restarts.
+        for line in ["post", "level 40 5 0", "force", "random"] {
+            assert!(feed(&mut x, line).is_empty(), "{line}");
+        }
+        // Bad input: an error, and the analysis stands.
+        for (line, error) in [
+            ("usermove e7e4", "Illegal move (not a legal pawn move"),
+            ("e9e4", "Error (unknown command): e9e4"),
+            ("frobnicate", "Error (unknown command): frobnicate"),
+            ("setboard 8/8/8 w", "tellusererror Illegal position"),
+        ] {
+            let actions = feed(&mut x, line);
+            assert!(sent(&actions)[0].starts_with(error), "{line}: {actions:?}");
+            assert!(request(&actions).is_none(), "{line}");
+        }
+        assert_eq!(sent(&feed(&mut x, ".")), ["stat01: 2 25 1 0 20"]);
+        // Each change of position: a fresh analysis, the old one forgotten.
+        let id = search_id(&feed(&mut x, "usermove e7e5")).expect("after a move");
+        let stale = search_id(&feed(&mut x, "undo")).expect("after undo");
+        assert!(stale > id);
+        assert!(sent(&x.handle(reply(id, mv("g1f3")))).is_empty(), "stale");
+        let r = feed(&mut x, "usermove e7e5");
+        assert!(request(&r).is_some(), "a move again");
+        let actions = feed(&mut x, "new");
+        assert!(
+            matches!(actions[0], Action::Job(Job::NewGame)),
+            "{actions:?}"
+        );
+        let r = request(&actions).expect("new stays in analyze mode");
+        assert!(r.game.moves().is_empty() && r.thoughts);
+        let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 3";
+        let r = feed(&mut x, &format!("setboard {fen}"));
+        assert_eq!(request(&r).unwrap().game.legal_moves().len(), 32);
+        assert!(request(&feed(&mut x, "edit")).is_none());
+        assert!(request(&feed(&mut x, "xa8")).is_none());
+        assert!(request(&feed(&mut x, ".")).is_some(), "edit's end");
+        assert!(request(&feed(&mut x, "white")).is_some(), "White to move");
+        // exit: force mode, no search, `.` unanswered.
+        assert!(feed(&mut x, "exit").is_empty());
+        assert!(x.force && x.analysis.is_none());
+        assert!(feed(&mut x, ".").is_empty());
+        assert!(request(&feed(&mut x, "usermove g1f3")).is_none());
+    }
+
+    #[test]
+    fn analyze_mode_without_candidates() {
+        let mut x = xboard();
+        feed(&mut x, "new");
+        let id = search_id(&feed(&mut x, "analyze")).unwrap();
+        let Input::Searched(mut tape) = reply(id, mv("d2d3")) else {
+            unreachable!()
+        };
+        if let Ok(r) = &mut tape.result {
+            r.path = InputPath::Tape;
+        }
+        let lines = sent(&x.handle(Input::Searched(tape)));
+        assert_eq!(lines[0], "1 -100 2 25 d2d3");
+        assert_eq!(
+            lines[1],
+            "# no candidates: the program did not search: its move is the one stored on the tape"
+        );
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        // An illegal move of the program: no pv, the reason.
+        let id = search_id(&feed(&mut x, "usermove e2e4")).unwrap();
+        let lines = sent(&x.handle(reply(id, mv("e8e7"))));
+        assert!(
+            lines[0].starts_with("# the program's move: illegal move e8e7"),
+            "{lines:?}"
+        );
+        assert!(lines[1].contains("does not report the program's candidates"));
+        let id = search_id(&feed(&mut x, "undo")).unwrap();
+        let lines = sent(&x.handle(reply(id, Played::DeadEnd)));
+        assert!(lines[0].contains("found no move"), "{lines:?}");
+        let id = search_id(&feed(&mut x, "usermove d2d4")).unwrap();
+        let failed = Input::Searched(Searched {
+            id,
+            result: Err("cannot read the program's move: blank".into()),
+            host: Duration::ZERO,
+            screen: None,
+        });
+        assert_eq!(
+            sent(&x.handle(failed)),
+            ["# the engine failed: cannot read the program's move: blank"]
+        );
+        assert_eq!(sent(&feed(&mut x, ".")), ["stat01: 0 0 1 0 20"]);
+        // A finished game: nothing to search.
+        let actions = feed(&mut x, "setboard R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
+        assert!(request(&actions).is_none());
+        assert_eq!(
+            sent(&actions),
+            ["# nothing to analyse: the game is over (1-0 {White mates})"]
+        );
+        assert_eq!(sent(&feed(&mut x, ".")), ["stat01: 0 0 1 0 0"]);
+    }
+
+    /// `go` and `playother` leave analyze mode and do their work.
+    #[test]
+    fn go_leaves_analyze_mode() {
+        let mut x = xboard();
+        feed(&mut x, "protover 2");
+        feed(&mut x, "accepted usermove");
+        feed(&mut x, "new");
+        let analysis = search_id(&feed(&mut x, "analyze")).unwrap();
+        let actions = feed(&mut x, "go");
+        let r = request(&actions).expect("go thinks");
+        assert!(!r.thoughts, "nopost: a plain search");
+        assert!(x.analysis.is_none() && x.engine == Color::White);
+        assert!(sent(&x.handle(reply(analysis, mv("e2e4")))).is_empty());
+        let lines = sent(&x.handle(reply(r.id, mv("d2d4"))));
+        assert_eq!(lines.last().unwrap(), "move d2d4");
+        feed(&mut x, "analyze");
+        assert!(feed(&mut x, "playother").is_empty());
+        assert!(x.analysis.is_none() && x.engine == Color::White);
+        assert!(search_id(&feed(&mut x, "usermove e7e5")).is_some());
     }
 
     #[test]
