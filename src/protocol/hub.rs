@@ -48,6 +48,22 @@
 //! a null move (pydraughts reads `0-0` as a pass, which would let the game
 //! go on).
 //!
+//! `go analyze` also asks the driver for the moves the program weighed
+//! ([`crate::engines::Engine::collect_candidates`]; the protocol: "with go
+//! analyze, the GUI cares more about search information such as the score
+//! and PV"). Each legal candidate is an `info depth=1 score=… nodes=…
+//! time=… nps=… pv=…` line, in the shape of Scan's `info` (depth, score in
+//! men, nodes, time, nps, pv), with the candidate's own score as the
+//! program computed it and the whole search's nodes and time; they come in
+//! the reverse of the program's order, its choice last, just before
+//! `done`: a GUI that shows the latest `info`, and pydraughts's
+//! `HubEngine`, which keeps the last value of each key, hold the program's
+//! choice. A candidate the rules refuse is never a `pv`: it is an `info
+//! note="candidate … is illegal: …"`, as are ties and the count (`note="N
+//! candidates weighed, M legal"`). Without candidates (a driver that reports
+//! none), the search's one `info` line as for `go think`, and an `info
+//! note="no candidates: …"` saying why.
+//!
 //! # pydraughts's convention on 8×8
 //!
 //! The protocol's board is 10×10. The one widely used client that speaks it
@@ -72,11 +88,11 @@
 use std::time::Duration;
 
 use super::desk::{Desk, Mode, Pending};
-use super::session::{self, Action, Change, Clock, Input, Job, Searched, Settings};
-use crate::engines::{EngineInfo, OptionKind, OptionSpec, Played, Reply};
+use super::session::{self, Action, Change, Clock, Input, Job, Searched, Settings, Weighed};
+use crate::engines::{EngineInfo, OptionKind, OptionSpec, Played, Reply, Thoughts};
 use crate::rules::draughts::hub::parse_pydraughts_position;
-use crate::rules::draughts::{Draughts, HubMove, PdnMove, Variant};
-use crate::rules::{Game, Verdict};
+use crate::rules::draughts::{Draughts, HubMove, PdnMove, Position, Variant};
+use crate::rules::{Game, Rules, Verdict};
 
 type Action_ = Action<Draughts>;
 
@@ -94,7 +110,8 @@ pub struct Hub {
     rules: Draughts,
     game: Game<Draughts>,
     level: Level,
-    desk: Desk<Draughts, ()>,
+    /// Searches in flight, each with the `go` that asked for it.
+    desk: Desk<Draughts, GoMode>,
 }
 
 /// What the last `level` set.
@@ -508,10 +525,10 @@ impl Hub {
         Ok(())
     }
 
-    fn go(&mut self, mode: GoMode, out: &mut Vec<Action_>) {
+    fn go(&mut self, go: GoMode, out: &mut Vec<Action_>) {
         // An answer still held goes first: one `done` a `go`, in order.
         self.desk.release(out);
-        let mode = match mode {
+        let mode = match go {
             GoMode::Ponder => Mode::Ponder,
             _ if self.level.infinite => Mode::Infinite,
             _ => Mode::Timed,
@@ -523,12 +540,13 @@ impl Hub {
                 info_value("problem", "no legal move: the game is over"),
                 "done".to_string(),
             ];
-            let search = self.desk.without_engine(&self.game, &clock, mode, ());
+            let search = self.desk.without_engine(&self.game, &clock, mode, go);
             self.desk
                 .deliver(&search, lines, Duration::ZERO, Duration::ZERO, out);
             return;
         }
-        let job = self.desk.start(&self.game, &clock, mode, ());
+        self.desk.thoughts = go == GoMode::Analyze;
+        let job = self.desk.start(&self.game, &clock, mode, go);
         out.push(job);
     }
 
@@ -554,10 +572,12 @@ impl Hub {
     }
 
     /// The `info` lines and `done` of a reply. An illegal move is flagged
-    /// in an `info problem=` line only, never in a `pv`.
+    /// in an `info problem=` line only, never in a `pv`. After `go
+    /// analyze`, the program's candidates come first
+    /// ([`candidate_lines`]).
     fn reply_lines(
         &self,
-        search: &Pending<Draughts, ()>,
+        search: &Pending<Draughts, GoMode>,
         reply: &Reply<PdnMove>,
         s: &Searched<Draughts>,
     ) -> Vec<String> {
@@ -569,11 +589,20 @@ impl Hub {
             Some(m) => rules.hub_move(m),
             None => HubMove::from_pdn(wire),
         };
-        let mut lines = vec![search_info(
-            reply,
-            s,
-            judged.legal.as_ref().map(|m| rules.hub_move(m)),
-        )];
+        let mut lines = Vec::new();
+        if search.extra == GoMode::Analyze {
+            lines = match &reply.thoughts {
+                Some(thoughts) => candidate_lines(&rules, position, thoughts, reply, s),
+                None => vec![info_value(
+                    "note",
+                    &format!("no candidates: {}", session::no_thoughts(reply)),
+                )],
+            };
+        }
+        if !lines.iter().any(|l| l.contains(" pv=")) {
+            let pv = judged.legal.as_ref().map(|m| rules.hub_move(m));
+            lines.insert(0, search_info(reply, s, pv));
+        }
         if let Some(problem) = &judged.problem {
             lines.push(info_value("problem", problem));
             if judged.send.is_none() && matches!(reply.played, Played::Move(_)) {
@@ -597,20 +626,84 @@ impl Hub {
 
 /// The first `info` line of a reply.
 fn search_info(reply: &Reply<PdnMove>, s: &Searched<Draughts>, pv: Option<HubMove>) -> String {
-    let secs = s.host.as_secs_f64();
     let mut line = String::from("info");
     if let Some(score) = reply.score {
-        line.push_str(&format!(" score={:.2}", f64::from(score) / 100.0));
+        line.push_str(&format!(" score={}", men(score)));
     }
-    line.push_str(&format!(
-        " nodes={} time={secs:.3} nps={:.3}",
-        reply.nodes,
-        session::nps(reply.nodes, s.host) as f64 / 1e6
-    ));
+    line.push_str(&search_stats(reply, s));
     if let Some(pv) = pv {
         line.push_str(&format!(" pv={pv}"));
     }
     line
+}
+
+/// Draughts units (100 a man) as Hub's score in men.
+fn men(units: i32) -> String {
+    format!("{:.2}", f64::from(units) / 100.0)
+}
+
+/// ` nodes=… time=… nps=…` of the whole search.
+fn search_stats(reply: &Reply<PdnMove>, s: &Searched<Draughts>) -> String {
+    format!(
+        " nodes={} time={:.3} nps={:.3}",
+        reply.nodes,
+        s.host.as_secs_f64(),
+        session::nps(reply.nodes, s.host) as f64 / 1e6
+    )
+}
+
+/// `go analyze`: an `info depth=1 score=… nodes=… time=… nps=… pv=…` line
+/// for each legal candidate, the program's choice last (a client that keeps
+/// the last value of each key, as pydraughts's `HubEngine` does, holds the
+/// program's choice with its score); then `info note=…` for each illegal
+/// candidate (never in a `pv`), each tie among the legal ones, and the
+/// count. Moves in Hub form, as `done` sends them.
+fn candidate_lines(
+    rules: &Draughts,
+    pos: &Position,
+    thoughts: &Thoughts<PdnMove>,
+    reply: &Reply<PdnMove>,
+    s: &Searched<Draughts>,
+) -> Vec<String> {
+    let judged = session::judge_thoughts(rules, pos, thoughts);
+    let legal: Vec<_> = judged.iter().filter(|w| w.legal.is_some()).collect();
+    // A legal candidate in Hub form, with every captured square.
+    let hub = |w: &Weighed<Draughts>| match w.legal.as_ref().map(|l| rules.judge(pos, l)) {
+        Some(Verdict::Legal(m)) => rules.hub_move(&m),
+        _ => HubMove::from_pdn(&w.candidate.wire),
+    };
+    let stats = search_stats(reply, s);
+    let mut lines: Vec<String> = legal
+        .iter()
+        .rev()
+        .map(|w| {
+            format!(
+                "info depth=1 score={}{stats} pv={}",
+                men(w.candidate.score),
+                hub(w)
+            )
+        })
+        .collect();
+    for w in &judged {
+        if let Some(why) = &w.illegal {
+            lines.push(info_value(
+                "note",
+                &format!(
+                    "candidate {} (the program's {}, score {}) is illegal: {why}",
+                    hub(w),
+                    session::ordinal(w.rank),
+                    men(w.candidate.score)
+                ),
+            ));
+        }
+    }
+    let ties = session::ties_as(&legal, thoughts.tie_break, |w| hub(w).to_string(), men);
+    lines.extend(ties.iter().map(|t| info_value("note", t)));
+    lines.push(info_value(
+        "note",
+        &format!("{} candidates weighed, {} legal", judged.len(), legal.len()),
+    ));
+    lines
 }
 
 /// A `param` line for an option.
@@ -667,7 +760,7 @@ fn error(message: &str) -> Action_ {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engines::{self, EngineOptions, InputPath};
+    use crate::engines::{self, Candidate, EngineOptions, InputPath, Ties};
     use crate::protocol::session::{IllegalPolicy, SearchRequest, sent};
     use crate::rules::draughts::hub::pydraughts_position;
     use crate::rules::draughts::parse_fen;
@@ -961,6 +1054,126 @@ mod tests {
         let lines = answer(&mut h, &pydraughts_position(&pos), "23x14x5");
         assert!(lines[0].ends_with(" pv=23x5x9x18"), "{lines:?}");
         assert_eq!(lines.last().unwrap(), "done move=23x5x9x18");
+    }
+
+    /// Candidates as a driver reports them: (move, score in draughts
+    /// units) in the order the program weighed them.
+    fn thoughts(weighed: &[(&str, i32)], ties: Ties) -> Thoughts<PdnMove> {
+        let list = weighed
+            .iter()
+            .enumerate()
+            .map(|(i, (m, score))| Candidate {
+                seq: i as u32 + 1,
+                wire: m.parse().unwrap(),
+                raw: *score,
+                score: *score,
+            })
+            .collect();
+        Thoughts::rank(list, ties, "the test's rule")
+    }
+
+    /// `go analyze` of `pos` answered with `played` and `thoughts`.
+    fn analyse(h: &mut Hub, pos: &str, played: &str, t: Option<Thoughts<PdnMove>>) -> Vec<String> {
+        feed(h, &format!("pos pos={pos}"));
+        let request = job(&feed(h, "go analyze")).expect("a search").clone();
+        assert!(request.thoughts, "go analyze asks for the candidates");
+        let mut r = reply(played);
+        r.thoughts = t;
+        sent(&h.handle(searched(request.id, r)))
+    }
+
+    #[test]
+    fn go_analyze_shows_the_candidates() {
+        let mut h = hub();
+        feed(&mut h, &format!("pos pos={START}"));
+        let request = job(&feed(&mut h, "go think")).unwrap().clone();
+        assert!(!request.thoughts, "go think: a plain search");
+        h.handle(searched(request.id, reply("11-15")));
+        // 11-15 and 9-14 tie (the program keeps the later), 11-14 is
+        // illegal though it scores most, 12-16 scores less.
+        let t = thoughts(
+            &[("9-14", 50), ("11-14", 90), ("11-15", 50), ("12-16", -20)],
+            Ties::KeepsLast,
+        );
+        let lines = analyse(&mut h, START, "11-15", Some(t));
+        let stats = "nodes=300 time=0.012 nps=0.025";
+        assert_eq!(
+            &lines[..3],
+            [
+                format!("info depth=1 score=-0.20 {stats} pv=12-16"),
+                format!("info depth=1 score=0.50 {stats} pv=9-14"),
+                format!("info depth=1 score=0.50 {stats} pv=11-15"),
+            ]
+        );
+        assert!(
+            lines[3].starts_with(
+                "info note=\"candidate 11-14 (the program's 1st, score 0.90) is illegal: "
+            ),
+            "{lines:?}"
+        );
+        assert_eq!(
+            &lines[4..6],
+            [
+                "info note=\"equal score 0.50 for 11-15, 9-14: the program prefers 11-15 \
+                 (the test's rule)\"",
+                "info note=\"4 candidates weighed, 3 legal\"",
+            ]
+        );
+        assert!(lines[6].starts_with("info detail="), "{lines:?}");
+        assert_eq!(lines[7..], ["done move=11-15"]);
+        assert!(!lines.iter().any(|l| l.contains("pv=11-14")));
+        // As pydraughts reads them: every argument key=value, one `=`.
+        for line in &lines[..lines.len() - 1] {
+            for (key, v) in split(line).unwrap().unwrap().args {
+                assert!(v.is_some_and(|v| !v.contains(['=', '"'])), "{line}: {key}");
+            }
+        }
+        // A capture in Hub form, with every captured square; a quiet move
+        // is illegal while a capture is on.
+        let pos = parse_fen("W:W23,K30:B9,18").unwrap();
+        let t = thoughts(&[("23x5", 200), ("30-26", 0)], Ties::KeepsFirst);
+        let lines = analyse(&mut h, &pydraughts_position(&pos), "23x5", Some(t));
+        assert_eq!(
+            lines[0],
+            format!("info depth=1 score=2.00 {stats} pv=23x5x9x18")
+        );
+        assert!(
+            lines[1].starts_with("info note=\"candidate 30-26 (the program's 2nd, score 0.00)"),
+            "{lines:?}"
+        );
+        assert_eq!(lines.last().unwrap(), "done move=23x5x9x18");
+    }
+
+    #[test]
+    fn go_analyze_without_candidates() {
+        let mut h = hub();
+        let lines = analyse(&mut h, START, "11-15", None);
+        assert_eq!(
+            lines[0],
+            "info score=-0.35 nodes=300 time=0.012 nps=0.025 pv=11-15"
+        );
+        assert_eq!(
+            lines[1],
+            "info note=\"no candidates: this engine's driver does not report the program's candidates\""
+        );
+        assert_eq!(lines.last().unwrap(), "done move=11-15");
+        // Only illegal candidates: the search's line, and the notes.
+        let t = thoughts(&[("11-14", 10)], Ties::KeepsFirst);
+        let lines = analyse(&mut h, START, "11-14", Some(t));
+        assert!(
+            lines[0].starts_with("info score=-0.35 nodes=300"),
+            "{lines:?}"
+        );
+        assert!(!lines[0].contains("pv="), "{lines:?}");
+        assert!(
+            lines[1].starts_with("info note=\"candidate 11-14"),
+            "{lines:?}"
+        );
+        assert_eq!(lines[2], "info note=\"1 candidates weighed, 0 legal\"");
+        assert!(
+            lines[3].starts_with("info problem=\"illegal move 11-14"),
+            "{lines:?}"
+        );
     }
 
     #[test]

@@ -653,6 +653,22 @@ pub fn no_thoughts<W>(reply: &Reply<W>) -> &'static str {
 /// by more than one of them, which moves and which the program prefers,
 /// with its tie-break rule.
 pub fn ties<R: Rules>(shown: &[&Weighed<R>], tie_break: &str) -> Vec<String> {
+    ties_as(
+        shown,
+        tie_break,
+        |w| w.candidate.wire.to_string(),
+        |score| score.to_string(),
+    )
+}
+
+/// [`ties`], each move written by `name` and the score by `score` (a
+/// protocol's own notation and units).
+pub fn ties_as<R: Rules>(
+    shown: &[&Weighed<R>],
+    tie_break: &str,
+    name: impl Fn(&Weighed<R>) -> String,
+    score: impl Fn(i32) -> String,
+) -> Vec<String> {
     let mut notes = Vec::new();
     let mut i = 0;
     while i < shown.len() {
@@ -660,12 +676,12 @@ pub fn ties<R: Rules>(shown: &[&Weighed<R>], tie_break: &str) -> Vec<String> {
         let group: Vec<String> = shown[i..]
             .iter()
             .take_while(|w| w.candidate.raw == raw)
-            .map(|w| w.candidate.wire.to_string())
+            .map(|w| name(w))
             .collect();
         if group.len() > 1 {
             notes.push(format!(
                 "equal score {} for {}: the program prefers {} ({tie_break})",
-                shown[i].candidate.score,
+                score(shown[i].candidate.score),
                 group.join(", "),
                 group[0]
             ));
