@@ -7,6 +7,7 @@
 mod common;
 
 mod adapters;
+mod analysis;
 mod hub_interop;
 mod multipv;
 mod python_interop;

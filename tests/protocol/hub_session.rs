@@ -90,3 +90,46 @@ fn every_draughts_engine_introduces_itself_and_answers() {
         );
     }
 }
+
+/// `go analyze` with every draughts engine: the program's candidates as
+/// `info depth=1 … pv=…` lines, its choice last and the move of `done`,
+/// the count in a note; `go think` right after shows no candidates.
+#[test]
+fn go_analyze_shows_the_candidates() {
+    for id in common::HUB_ENGINES {
+        let mut e = pipe::Engine::start(&["hub", "--engine", id]);
+        e.send("hub");
+        e.until_prefix("wait");
+        e.send("init");
+        e.until_prefix("ready");
+        e.send("pos pos=Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww moves=\"11-15\"");
+        e.send("level move-time=1");
+        e.send("go analyze");
+        let lines = e.until_prefix("done");
+        let pvs: Vec<&str> = lines
+            .iter()
+            .filter(|l| l.starts_with("info depth=1 score="))
+            .filter_map(|l| l.split_whitespace().find_map(|w| w.strip_prefix("pv=")))
+            .collect();
+        assert!(pvs.len() >= 2, "{id}: {lines:?}");
+        let done = lines.last().unwrap().strip_prefix("done move=").unwrap();
+        assert_eq!(pvs.last(), Some(&done), "{id}: the choice last: {lines:?}");
+        let count = format!(" candidates weighed, {} legal\"", pvs.len());
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info note=\"") && l.ends_with(&count)),
+            "{id}: {lines:?}"
+        );
+        e.send("go think");
+        let lines = e.until_prefix("done");
+        assert!(
+            !lines
+                .iter()
+                .any(|l| l.contains("depth=1") || l.contains("note=")),
+            "{id}: {lines:?}"
+        );
+        e.send("quit");
+        assert!(e.wait(Duration::from_secs(5)).success());
+    }
+}

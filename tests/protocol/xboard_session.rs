@@ -311,3 +311,120 @@ fn garbage_eof_and_quit() {
     assert!(e.wait(5 * SECOND).success());
     assert!(t.elapsed() < SECOND);
 }
+
+/// One answer of analyze mode (up to its retro detail comment), checked in
+/// `pos`: every thinking line `1 score time nodes pv` with a legal pv, no
+/// move twice, as many as the `# N candidates weighed, M legal` comment
+/// counts legal, illegal candidates only in comments, never a `move`.
+/// Returns the pvs, the program's choice last.
+fn analysis(e: &mut Engine, pos: &Chess) -> Vec<String> {
+    let lines = e.until(10 * SECOND, |l| {
+        l.starts_with("# ") && l.contains("T-states")
+    });
+    let mut pvs = Vec::new();
+    let mut legal = None;
+    for line in &lines {
+        assert!(!line.starts_with("move"), "{line}\n{}", e.transcript());
+        if line.starts_with(|c: char| c.is_ascii_digit()) {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            assert_eq!(fields.len(), 5, "ply score time nodes pv: {line}");
+            assert_eq!(fields[0], "1", "{line}");
+            assert!(fields[1].parse::<i32>().is_ok() && fields[3].parse::<u64>().is_ok());
+            let uci: UciMove = fields[4].parse().unwrap();
+            assert!(uci.to_move(pos).is_ok(), "illegal pv: {line}");
+            assert!(!pvs.contains(&fields[4].to_string()), "twice: {line}");
+            pvs.push(fields[4].to_string());
+        }
+        if let Some(rest) = line.strip_prefix("# candidate ") {
+            let uci: UciMove = rest.split_whitespace().next().unwrap().parse().unwrap();
+            assert!(
+                uci.to_move(pos).is_err(),
+                "a legal move called illegal: {line}"
+            );
+        }
+        if let Some(count) = line.strip_suffix(" legal")
+            && let Some((_, n)) = count.split_once(" candidates weighed, ")
+        {
+            legal = n.parse::<usize>().ok();
+        }
+    }
+    assert_eq!(
+        legal,
+        Some(pvs.len()),
+        "the program's candidates, each legal one a line:\n{}",
+        e.transcript()
+    );
+    assert!(
+        pvs.len() >= 2,
+        "the program weighs several moves: {lines:?}"
+    );
+    pvs
+}
+
+/// Analyze mode with every chess engine's candidates: `analyze`, `.`, bad
+/// input, moves, `undo`, `exit`, then `post` in a game.
+#[test]
+fn analyze_mode_shows_the_candidates_over_pipes() {
+    let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    let chess_engines = retrochess::engines::catalogue()
+        .into_iter()
+        .filter(|e| e.game == retrochess::engines::GameKind::Chess);
+    for id in chess_engines.map(|e| e.info.id) {
+        let mut e = xboard(&["--engine", id]);
+        let start: Chess = fen
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        for line in ["new", "force", &format!("setboard {fen}"), "analyze"] {
+            e.send(line);
+        }
+        let pvs = analysis(&mut e, &start);
+        e.send(".");
+        let stat = e.until_prefix("stat01:").pop().unwrap();
+        let fields: Vec<&str> = stat.split_whitespace().collect();
+        assert_eq!(fields.len(), 6, "{stat}");
+        assert!(fields[2].parse::<u64>().unwrap() > 0, "nodes: {stat}");
+        assert_eq!(
+            &fields[3..],
+            ["1", "0", "20"],
+            "done, 20 legal moves: {stat}"
+        );
+        // Bad input: an error, and the engine goes on.
+        e.send("usermove e7e4");
+        e.until_prefix("Illegal move (not a legal pawn move");
+        e.send("frobnicate");
+        e.until_prefix("Error (unknown command): frobnicate");
+        e.send(".");
+        assert_eq!(e.until_prefix("stat01:").pop().unwrap(), stat);
+        // The program's choice played: the analysis follows.
+        let best = pvs.last().unwrap().clone();
+        e.send(&format!("usermove {best}"));
+        let mut pos = start.clone();
+        play(&mut pos, &best);
+        analysis(&mut e, &pos);
+        e.send("undo");
+        analysis(&mut e, &start);
+        // exit: nothing more; then post in a game: the candidates, the
+        // program's choice last, then the move.
+        e.send("exit");
+        e.send("ping 1");
+        let lines = e.until_prefix("pong 1");
+        assert_eq!(lines, ["pong 1"], "{}", e.transcript());
+        e.send("post");
+        e.send("go");
+        let lines = e.until(10 * SECOND, |l| l.starts_with("move "));
+        let thinking: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+            .collect();
+        assert!(thinking.len() >= 2, "{id}: {lines:?}");
+        let moved = lines.last().unwrap().strip_prefix("move ").unwrap();
+        assert!(
+            thinking.last().unwrap().ends_with(&format!(" {moved}")),
+            "{id}: the program's choice comes last: {lines:?}"
+        );
+        e.send("quit");
+        assert!(e.wait(5 * SECOND).success());
+    }
+}
