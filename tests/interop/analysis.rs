@@ -22,11 +22,14 @@ rnbqkbnr/ppp2ppp/8/1B1pp3/4P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1 3
 
 /// English checkers with no capture on, where every draughts program's
 /// moves are those of the English rules: the start (Black to move), after
-/// 11-15 (White), and a middle game (Black).
-const DRAUGHTS: [&str; 3] = [
+/// 11-15 (White), and two middle games. (Toni Baker's program hangs at
+/// 0x4DF9 with a black man on 16 and white men on 18 and 22 or 17 and
+/// 21, so those are left out.)
+const DRAUGHTS: [&str; 4] = [
     "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
     "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15",
-    "B:W17,21,22,24,26,27,28,29,31,32:B1,2,3,5,6,7,8,10,11,12,16",
+    "B:W17,19,21,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,9,10,11,12,15",
+    "W:W17,19,21,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,9,10,12,14,15",
 ];
 
 /// The number after `key=` in `line`.
@@ -38,7 +41,8 @@ fn number(line: &str, key: &str) -> usize {
 }
 
 /// Each result line of a peer: several lines, as many as the legal
-/// candidates, the analysis's best move the one played.
+/// candidates, the analysis's best move the one played (`played`/`think`),
+/// unless the program's choice is illegal (`played=illegal:X`).
 fn check_results(what: &str, stdout: &str, positions: usize, played: &str) {
     let results: Vec<&str> = stdout.lines().collect();
     assert_eq!(results.len(), positions, "{what}: {stdout}");
@@ -58,7 +62,15 @@ fn check_results(what: &str, stdout: &str, positions: usize, played: &str) {
                 .find_map(|w| w.strip_prefix(key)?.strip_prefix('='))
                 .unwrap_or_else(|| panic!("{what}: no {key}= in {line}"))
         };
-        assert_eq!(field("best"), field(played), "{what}: {line}");
+        match field(played).strip_prefix("illegal:") {
+            // The program's choice is illegal: flagged (the peer checked),
+            // never a pv.
+            Some(illegal) => assert!(
+                !field("pvs").split(',').any(|pv| pv == illegal),
+                "{what}: {line}"
+            ),
+            None => assert_eq!(field("best"), field(played), "{what}: {line}"),
+        }
         assert!(field("pvs").ends_with(field("best")), "{what}: {line}");
     }
 }

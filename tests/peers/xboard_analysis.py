@@ -3,7 +3,7 @@
 Usage: xboard_analysis.py RETROCHESS_BINARY ENGINE < positions
 
 For each line on stdin (a FEN) python-chess, an independent judge of chess,
-runs its own CECP analysis (`engine.analysis(board, info=INFO_ALL)`: `new`,
+starts the engine afresh and runs its own CECP analysis (`engine.analysis(board, info=INFO_ALL)`: `new`,
 `force`, `setboard`, `post`, `analyze`, and on stop `.`, `exit`, `ping`)
 against `retrochess xboard --engine ENGINE`, then plays the same position
 (`engine.play(board, Limit(time=10), info=INFO_ALL)`, after `new`), and
@@ -16,7 +16,11 @@ checks:
   board refuses;
 - python-chess's best move of the analysis (the last pv's first move) is
   the move the engine then plays, and the thinking line python-chess keeps
-  from the game move (its last) is that move with the analysis's best score.
+  from the game move (its last) is that move with the analysis's best score;
+  unless the program's choice is illegal (ChesSkelet ignores check): then
+  python-chess refuses the move, and it must be flagged both in the game
+  (`# illegal move X`) and in the analysis (`# the program's move: illegal
+  move X`), and is printed as `played=illegal:X`.
 
 The analysis is stopped once retrochess's retro detail comment (`# …
 T-states …`, the last line of every answer) has arrived. Prints one line a
@@ -70,6 +74,22 @@ def analyse(engine, transcript, board, n):
     return infos, best, recent
 
 
+def illegal_move(game_lines, analysis_lines, err):
+    """python-chess refused the engine's move: it must be flagged in the
+    game (`# illegal move X`) and, as the program's choice, in the analysis
+    (`# the program's move: illegal move X`). The move as a PlayResult with
+    no move, so that the best legal line is not compared with it."""
+    flags = [line.split()[3].rstrip(":") for line in game_lines if line.startswith("# illegal move ")]
+    if not flags:
+        raise AssertionError(f"unflagged illegal move: {err}")
+    said = f"# the program's move: illegal move {flags[0]}:"
+    if not any(line.startswith(said) for line in analysis_lines):
+        raise AssertionError(f"the analysis did not say the program's choice {flags[0]} is illegal")
+    print(f"the program's choice {flags[0]} is illegal, flagged in the game and the analysis",
+          file=sys.stderr)
+    return chess.engine.PlayResult(None, None, info={"illegal": flags[0]})
+
+
 def check(board, infos, best, recent, played):
     weighed = legal = None
     for line in recent:
@@ -93,6 +113,8 @@ def check(board, infos, best, recent, played):
         return "a move appears in two lines", weighed, legal
     if best.move != infos[-1]["pv"][0]:
         return f"best move {best.move} is not the last pv {infos[-1]['pv'][0]}", weighed, legal
+    if played.move is None:
+        return None, weighed, legal
     if played.move != best.move:
         return f"the engine plays {played.move}, its analysis said {best.move}", weighed, legal
     kept = played.info
@@ -101,35 +123,46 @@ def check(board, infos, best, recent, played):
     return None, weighed, legal
 
 
+def position(binary, engine_id, transcript, board):
+    """The analysis and the game move of one position, on a fresh engine
+    (python-chess's client is of no more use once it refused a move)."""
+    engine = chess.engine.SimpleEngine.popen_xboard([binary, "xboard", "--engine", engine_id])
+    try:
+        infos, best, recent = analyse(engine, transcript, board, 1)
+        since = len(transcript.lines)
+        try:
+            played = engine.play(board, chess.engine.Limit(time=10),
+                                 info=chess.engine.INFO_ALL, game=("play", 1))
+        except chess.engine.EngineError as err:
+            return infos, best, recent, illegal_move(transcript.lines[since:], recent, err)
+        engine.quit()
+        return infos, best, recent, played
+    finally:
+        engine.close()
+
+
 def main():
     binary, engine_id = sys.argv[1], sys.argv[2]
     transcript = Transcript()
     log = logging.getLogger("chess.engine")
     log.setLevel(logging.DEBUG)
     log.addHandler(transcript)
-    engine = chess.engine.SimpleEngine.popen_xboard([binary, "xboard", "--engine", engine_id])
-    try:
-        n = 0
-        for text in sys.stdin.read().splitlines():
-            text = text.strip()
-            if not text:
-                continue
-            n += 1
-            board = chess.Board(text)
-            infos, best, recent = analyse(engine, transcript, board, n)
-            played = engine.play(board, chess.engine.Limit(time=10), info=chess.engine.INFO_ALL,
-                                 game=("play", n))
-            failure, weighed, legal = check(board, infos, best, recent, played)
-            pvs = ",".join(i["pv"][0].uci() for i in infos if i.get("pv"))
-            scores = ",".join(str(i["score"].relative.score()) for i in infos if "score" in i)
-            print(f"lines={len(infos)} legal={legal} weighed={weighed} best={best.move} "
-                  f"played={played.move} pvs={pvs} scores={scores}", flush=True)
-            if failure:
-                print(f"FAILED at {board.fen()}: {failure}", file=sys.stderr)
-                print("\n".join(transcript.lines[-80:]), file=sys.stderr)
-                sys.exit(1)
-    finally:
-        engine.quit()
+    for text in sys.stdin.read().splitlines():
+        text = text.strip()
+        if not text:
+            continue
+        board = chess.Board(text)
+        infos, best, recent, played = position(binary, engine_id, transcript, board)
+        failure, weighed, legal = check(board, infos, best, recent, played)
+        pvs = ",".join(i["pv"][0].uci() for i in infos if i.get("pv"))
+        scores = ",".join(str(i["score"].relative.score()) for i in infos if "score" in i)
+        move = played.move or f"illegal:{played.info['illegal']}"
+        print(f"lines={len(infos)} legal={legal} weighed={weighed} best={best.move} "
+              f"played={move} pvs={pvs} scores={scores}", flush=True)
+        if failure:
+            print(f"FAILED at {board.fen()}: {failure}", file=sys.stderr)
+            print("\n".join(transcript.lines[-80:]), file=sys.stderr)
+            sys.exit(1)
 
 
 if __name__ == "__main__":
