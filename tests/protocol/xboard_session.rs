@@ -83,7 +83,13 @@ fn a_game_with_takebacks_and_pings() {
         .iter()
         .position(|l| l.starts_with("move "))
         .expect("the move comes before the pong");
-    let thinking = &lines[at - 2];
+    // The last thinking line before the move (candidates' lines and their
+    // comments may come before it).
+    let thinking = lines[..at]
+        .iter()
+        .rev()
+        .find(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        .expect("a thinking line");
     let fields: Vec<&str> = thinking.split_whitespace().collect();
     assert_eq!(fields.len(), 5, "ply score time nodes pv: {thinking}");
     assert_eq!(fields[0], "1");
