@@ -15,4 +15,5 @@ mod draughts_1k;
 mod draughts_tapes;
 mod onek_engine;
 mod onek_tape;
+mod onek_thoughts;
 mod samuel_f8;
