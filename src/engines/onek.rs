@@ -571,6 +571,9 @@ fn candidate(sample: &Sample, seq: u32, engine: Color, shift: i32) -> Option<Can
         },
         raw: i32::from(raw),
         score: score_cp(raw, shift),
+        // SCORE: `ld a,(FRAMES); and 01; add a,c` (0x4249–0x424E), C
+        // holding the score before the draw.
+        chance: Some(i32::from(raw.wrapping_sub(sample.regs.bc as u8))),
     })
 }
 

@@ -650,9 +650,9 @@ pub fn no_thoughts<W>(reply: &Reply<W>) -> &'static str {
 }
 
 /// The ties among `shown` (in the program's order): for each score held
-/// by more than one of them, which moves and which the program prefers,
-/// with its tie-break rule.
-pub fn ties<R: Rules>(shown: &[&Weighed<R>], tie_break: &str) -> Vec<String> {
+/// by more than one of them, the moves in the order the program ranks them.
+/// The rule that orders them is [`Thoughts::tie_break`], said once.
+pub fn ties<R: Rules>(shown: &[&Weighed<R>]) -> Vec<String> {
     let mut notes = Vec::new();
     let mut i = 0;
     while i < shown.len() {
@@ -664,7 +664,7 @@ pub fn ties<R: Rules>(shown: &[&Weighed<R>], tie_break: &str) -> Vec<String> {
             .collect();
         if group.len() > 1 {
             notes.push(format!(
-                "equal score {} for {}: the program prefers {} ({tie_break})",
+                "equal score {} for {}: the program prefers {}",
                 shown[i].candidate.score,
                 group.join(", "),
                 group[0]

@@ -126,6 +126,13 @@ fn same_search(label: &str, pos: &Chess, off: &Answer, on: &Answer) -> usize {
         generated_count(pos),
         "{label}: nodes are PMOVE calls"
     );
+    assert!(
+        thoughts
+            .ranked
+            .iter()
+            .all(|c| matches!(c.chance, Some(0 | 1))),
+        "{label}: the draw is FRAMES bit 0"
+    );
     let mut seqs: Vec<u32> = thoughts.ranked.iter().map(|c| c.seq).collect();
     seqs.sort_unstable();
     assert!(
@@ -298,7 +305,8 @@ fn ties_go_to_the_last_scored() {
         thoughts
             .ranked
             .iter()
-            .all(|c| c.raw == thoughts.ranked[0].raw)
+            .all(|c| c.raw == thoughts.ranked[0].raw && c.chance == thoughts.ranked[0].chance),
+        "FRAMES stands still in FAST mode: one draw for the whole search"
     );
     let last = thoughts.ranked.iter().max_by_key(|c| c.seq).unwrap();
     assert_eq!(r.played, Played::Move(last.wire));
