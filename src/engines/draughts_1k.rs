@@ -104,7 +104,9 @@
 //! taken), 0 for a safe step, −100 for an unsafe one (the man the opponent
 //! can jump back over). `seq` counts the candidates in EVAL's order (the
 //! scan from the top-left square, +8 before +10, −10 before −8). For
-//! White the moves are turned round as the move is.
+//! White the moves are turned round as the move is. On a hang the
+//! candidates are those weighed before it (the last one's verdict perhaps
+//! cut short).
 
 use std::time::Duration;
 

@@ -48,12 +48,7 @@ struct Coverage {
 /// Asks a collecting and a non-collecting engine of the same seed every
 /// position of `GAMES` random games under `rules`, checks they agree, and
 /// hands each collecting reply to `check`.
-fn equal_results(
-    id: &str,
-    core: Core,
-    rules: Draughts,
-    check: fn(&Game<Draughts>, &Reply<PdnMove>, &Thoughts<PdnMove>),
-) -> Coverage {
+fn equal_results(id: &str, core: Core, rules: Draughts, check: Check) -> Coverage {
     let started = Instant::now();
     let mut coverage = Coverage::default();
     for seed in 0..GAMES {
@@ -194,31 +189,30 @@ fn samuel_position(pos: &Position) -> samuel_f8::Position {
     samuel_f8::Position::new(pos.black(), pos.white(), pos.kings(), side).expect("a position")
 }
 
-#[test]
-fn draughts_1k_searches_the_same_with_candidates_collected() {
+type Check = fn(&Game<Draughts>, &Reply<PdnMove>, &Thoughts<PdnMove>);
+
+/// [`equal_results`] for an emulated engine, on both Z80 cores.
+fn on_both_cores(id: &str, rules: Draughts, check: Check) {
     for core in [Core::Z80emu, Core::Iz80] {
-        let c = equal_results("draughts-1k", core, Draughts::zx81_1k(), check_1k);
+        let c = equal_results(id, core, rules, check);
         assert!(c.moves > 0 && c.candidates > c.moves, "{c:?}");
         assert!(c.tstates > 0, "{c:?}");
     }
+}
+
+#[test]
+fn draughts_1k_searches_the_same_with_candidates_collected() {
+    on_both_cores("draughts-1k", Draughts::zx81_1k(), check_1k);
 }
 
 #[test]
 fn baker_searches_the_same_with_candidates_collected() {
-    for core in [Core::Z80emu, Core::Iz80] {
-        let c = equal_results("baker-draughts", core, Draughts::english(), check_baker);
-        assert!(c.moves > 0 && c.candidates > c.moves, "{c:?}");
-        assert!(c.tstates > 0, "{c:?}");
-    }
+    on_both_cores("baker-draughts", Draughts::english(), check_baker);
 }
 
 #[test]
 fn samuel_searches_the_same_with_candidates_collected() {
-    let c = equal_results(
-        "samuel-f8",
-        Core::default(),
-        Draughts::english(),
-        check_samuel,
-    );
+    let english = Draughts::english();
+    let c = equal_results("samuel-f8", Core::default(), english, check_samuel);
     assert!(c.moves > 0 && c.candidates > c.moves, "{c:?}");
 }

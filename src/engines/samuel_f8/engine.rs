@@ -34,8 +34,8 @@ use crate::rules::{Color, Game};
 pub const LEVEL: &str = "Level";
 
 /// How the search breaks ties, for [`Thoughts::tie_break`].
-pub const TIE_BREAK: &str = "the first of equal values stays: the root takes a move only if it scores more \
-     (score > s in Search::best, search.rs)";
+pub const TIE_BREAK: &str = "the first of equal values stays: the root takes a move only if \
+     it scores more (score > s in Search::best, search.rs)";
 /// How a stored first move is chosen, for [`Thoughts::tie_break`].
 pub const BOOK_TIE_BREAK: &str = "no search: a stored first move drawn at random with the seed \
      (notes p. 2, \"randomly select a stored first move\")";
