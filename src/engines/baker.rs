@@ -355,6 +355,7 @@ impl BakerDraughts {
                 wire,
                 raw: i32::from(priority),
                 score: score_units(priority),
+                chance: None,
             })
             .collect();
         let mut thoughts = Thoughts::rank(weighed, Ties::KeepsLast, TIE_BREAK);

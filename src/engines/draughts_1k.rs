@@ -472,6 +472,7 @@ fn weighed(samples: &[Sample], d_file: u16) -> Vec<Candidate<RoutineMove>> {
             wire,
             raw: rung as i32,
             score: rung.score(),
+            chance: None,
         })
         .collect()
 }
@@ -499,6 +500,7 @@ fn real(c: Candidate<RoutineMove>, side: Color) -> Candidate<PdnMove> {
         wire: c.wire.real(side),
         raw: c.raw,
         score: c.score,
+        chance: c.chance,
     }
 }
 

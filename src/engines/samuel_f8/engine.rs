@@ -184,6 +184,7 @@ fn thoughts(choice: &Choice) -> Result<Thoughts<PdnMove>, EngineError> {
                 wire: wire(m)?,
                 raw: *value,
                 score: *value,
+                chance: None,
             })
         })
         .collect::<Result<Vec<_>, EngineError>>()?;
