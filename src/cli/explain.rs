@@ -228,11 +228,15 @@ fn verdict<R: Rules>(out: &mut String, game: &Game<R>, reply: &Reply<R::Wire>) {
         );
         return;
     }
+    let secs = reply.authentic.as_secs_f64();
+    let authentic = if secs < 1.0 {
+        format!("{:.1} ms", secs * 1000.0)
+    } else {
+        format!("{secs:.1} s")
+    };
     let _ = writeln!(
         out,
-        "score {score}; {} moves evaluated; {} T-states, {:.1} s on the original machine",
-        reply.nodes,
-        reply.tstates,
-        reply.authentic.as_secs_f64()
+        "score {score}; {} moves evaluated; {} T-states, {authentic} on the original machine",
+        reply.nodes, reply.tstates
     );
 }
