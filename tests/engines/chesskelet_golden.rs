@@ -307,7 +307,14 @@ fn scored_candidates(s: &mut Session) -> (Vec<Scored>, Vec<u8>, Vec<u8>) {
         let at = CANDIDATES + 2 + 2 * i as u16;
         assert_eq!((e.from, e.to), (s.zx.peek(at), s.zx.peek(at + 1)));
         assert_eq!(e.piece, board[usize::from(e.from)]);
-        let mut c = model(&board, &opp, e.from, e.to, s.build.features, s.build.features);
+        let mut c = model(
+            &board,
+            &opp,
+            e.from,
+            e.to,
+            s.build.features,
+            s.build.features,
+        );
         assert_eq!(
             c.score,
             e.eval,
