@@ -948,7 +948,7 @@ impl Engine<ChessRules> for ChesSkelet {
         info!("{}: {path}", self.build.info.name);
         if choice.candidates == 0 {
             self.track = None;
-            return Ok(dead_end(spent.now(&self.session), path));
+            return Ok(no_move(Played::DeadEnd, spent.now(&self.session), path));
         }
         let weighed = self.session.evaluations();
         let shown_before = printed_board(game.position(), !engine);
@@ -984,11 +984,12 @@ impl Engine<ChessRules> for ChesSkelet {
     }
 }
 
-/// No candidate: the program's own end of a game (its chooser would score
-/// stale list entries, which are no moves of this position: no thoughts).
-fn dead_end(tstates: u64, path: InputPath) -> Reply {
+/// A reply without a move: a dead end (no candidate: the program's own end
+/// of a game; its chooser would score stale list entries, which are no
+/// moves of this position, so no thoughts) or a hang.
+fn no_move(played: Played<UciMove>, tstates: u64, path: InputPath) -> Reply {
     Reply {
-        played: Played::DeadEnd,
+        played,
         score: None,
         thoughts: None,
         nodes: 0,
@@ -999,15 +1000,7 @@ fn dead_end(tstates: u64, path: InputPath) -> Reply {
 }
 
 fn hung(stop: Stop, tstates: u64, path: InputPath) -> Reply {
-    Reply {
-        played: Played::Hung(Hang::from_stop(stop)),
-        score: None,
-        thoughts: None,
-        nodes: 0,
-        tstates,
-        authentic: authentic_time(tstates),
-        path,
-    }
+    no_move(Played::Hung(Hang::from_stop(stop)), tstates, path)
 }
 
 /// How long the real Spectrum would take for `tstates` of work.
