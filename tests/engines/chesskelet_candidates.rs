@@ -8,7 +8,7 @@
 //!   T-states with the same nodes and score; the collected list is as long
 //!   as the nodes and its best is the move played, with the reply's score.
 //! - The candidate lists agree with the dissection's own account of the
-//!   evaluation (chapters 3, 7 and 8, fixture `chesskelet-evaluation.txt`):
+//!   evaluation (chapters 3, 7, 8 and 11, fixture `chesskelet-evaluation.txt`):
 //!   its worked examples, its column table and its rank weight.
 
 use crate::common;
