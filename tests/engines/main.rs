@@ -8,6 +8,7 @@
 mod common;
 
 mod baker;
+mod chesskelet_candidates;
 mod chesskelet_engine;
 mod chesskelet_golden;
 mod chesskelet_robustness;
