@@ -729,6 +729,7 @@ impl ChesSkelet {
                     wire: self.candidate_move(e, engine)?,
                     raw: i32::from(e.eval),
                     score: centipawns(e.eval),
+                    chance: None,
                 })
             })
             .collect();
