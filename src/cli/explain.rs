@@ -8,7 +8,9 @@
 //!
 //! The candidates are read off the emulated program during its normal
 //! search (see each driver for the address watched and the seed it is cited
-//! from); nothing here recomputes them. A 1K ZX Chess asked about the
+//! from); nothing here recomputes them. Where the program draws part of a
+//! score by chance (1K ZX Chess: FRAMES bit 0), a `chance` column shows
+//! that part: what decided between moves it otherwise values the same. A 1K ZX Chess asked about the
 //! initial position would play the move stored on its tape without
 //! searching: unless `--option Opening=…` says otherwise, explain sets
 //! `Opening=think` so that there is a search to show.
@@ -137,8 +139,12 @@ fn explain<R: Typed>(
             let judged = session::judge_thoughts(game.rules(), pos, thoughts);
             table(&mut out, &judged, &reply);
             let shown: Vec<&Weighed<R>> = judged.iter().collect();
-            for tie in session::ties(&shown, thoughts.tie_break) {
-                let _ = writeln!(out, "tie: {tie}");
+            let ties = session::ties(&shown);
+            if !ties.is_empty() {
+                let _ = writeln!(out, "ties: {}", thoughts.tie_break);
+            }
+            for tie in ties {
+                let _ = writeln!(out, "  {tie}");
             }
             let legal = judged.iter().filter(|w| w.legal.is_some()).count();
             let _ = writeln!(out, "{} candidates weighed, {legal} legal.", judged.len());
@@ -166,9 +172,20 @@ fn table<R: Rules>(out: &mut String, judged: &[Weighed<R>], reply: &Reply<R::Wir
         .max()
         .unwrap_or(4)
         .max(4);
-    let _ = writeln!(out, "rank  seq  {:width$}  raw   score  verdict", "move");
+    let chance = judged.iter().any(|w| w.candidate.chance.is_some());
+    let head = if chance { "  chance" } else { "" };
+    let _ = writeln!(
+        out,
+        "rank  seq  {:width$}  raw   score{head}  verdict",
+        "move"
+    );
     for w in judged {
         let c = &w.candidate;
+        let drawn = match (chance, c.chance) {
+            (false, _) => String::new(),
+            (true, Some(n)) => format!("  {n:>6}"),
+            (true, None) => format!("  {:>6}", "-"),
+        };
         let verdict = match &w.illegal {
             None => "legal".to_string(),
             Some(why) => format!("illegal: {why}"),
@@ -180,7 +197,7 @@ fn table<R: Rules>(out: &mut String, judged: &[Weighed<R>], reply: &Reply<R::Wir
         };
         let _ = writeln!(
             out,
-            "{:>4}  {:>3}  {:width$}  {:>4}  {:>+6}  {verdict}{mark}",
+            "{:>4}  {:>3}  {:width$}  {:>4}  {:>+6}{drawn}  {verdict}{mark}",
             w.rank,
             c.seq,
             c.wire.to_string(),
@@ -211,11 +228,15 @@ fn verdict<R: Rules>(out: &mut String, game: &Game<R>, reply: &Reply<R::Wire>) {
         );
         return;
     }
+    let secs = reply.authentic.as_secs_f64();
+    let authentic = if secs < 1.0 {
+        format!("{:.1} ms", secs * 1000.0)
+    } else {
+        format!("{secs:.1} s")
+    };
     let _ = writeln!(
         out,
-        "score {score}; {} moves evaluated; {} T-states, {:.1} s on the original machine",
-        reply.nodes,
-        reply.tstates,
-        reply.authentic.as_secs_f64()
+        "score {score}; {} moves evaluated; {} T-states, {authentic} on the original machine",
+        reply.nodes, reply.tstates
     );
 }

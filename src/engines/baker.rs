@@ -51,6 +51,29 @@
 //! - `authentic`: the T-states of GAME at SLOW-mode speed (18,040 T-states
 //!   of program time per 50 Hz frame).
 //!
+//! # Candidates ([`Engine::collect_candidates`])
+//! A probe (which never stops the program) at [`COMPARE`], 0x4E7C `EX
+//! (SP),HL`, where EVALUATE compares a candidate with its list (seed 003,
+//! "[Write to 4E7Ch.]": "We now have D containing the computed priority of
+//! this move, and E containing the number of steps"): D the priority, H
+//! the direction, L the origin's low byte. Every NEWPRI visit runs on to
+//! it, so there is one candidate per node. The probe also reads the square
+//! in the move's direction: the person's piece there makes it a jump (as
+//! our MAKE tells a capture from a step), landing one square further.
+//! - `raw`: the priority byte, compared unsigned (`SBC HL,DE` at 0x4E7E
+//!   on priority and steps, steps always 1); `score` = (raw − 0x80) × 20,
+//!   as [`Reply::score`].
+//! - Ties: equal priorities all stay on the list (`JR Z,EQUAL` at 0x4E80,
+//!   then `PUSH HL` at NEWITEM 0x4E92), a higher one starts it afresh (`LD
+//!   SP,(LBASE)` at 0x4E86), a lower one is forgotten (`JR NC,FORGETIT` at
+//!   0x4E84). The list lies on the stack last found first, which is
+//!   [`Ties::KeepsLast`] order; our CHOOSE takes its entry PICK =
+//!   (RANDOM × COUNT) div 256, so that candidate is moved to the front and
+//!   the rest of its list follow in the stack's order.
+//! - `seq`: the order of the comparisons (pieces from square 1, each
+//!   piece's directions in TABLE's order −4, −5, +4, +5).
+//! - On a hang the candidates are those compared before it, unchosen.
+//!
 //! # The fault, and what the driver does with it
 //! SQUAREVAL as published loses its pointer into TABLE: `LD D,A` (0x4E33)
 //! stores its value in D, then `JR Z,NOWT` (0x4E3A) goes back to NOWT,
@@ -70,9 +93,14 @@ use std::time::Duration;
 
 use log::debug;
 
-use super::{Engine, EngineError, EngineInfo, EngineOptions, Hang, InputPath, Played, Reply, onek};
+use super::{
+    Candidate, Engine, EngineError, EngineInfo, EngineOptions, Hang, InputPath, Played, Reply,
+    Thoughts, Ties, onek,
+};
 use crate::machine::zx81::{FramesMode, Ram, Zx81};
-use crate::machine::{Core, Fault, MachineError, SplitMix64, Stop, TextScreen};
+use crate::machine::{
+    Core, Fault, MachineError, Memory, Regs, Sample, SplitMix64, Stop, TextScreen,
+};
 use crate::rules::draughts::{Draughts, PdnMove, Position, Square};
 use crate::rules::{Color, Game, HangKind};
 
@@ -132,6 +160,14 @@ pub const NOWT: u16 = 0x4DF9;
 pub const NXTDIR: u16 = 0x4E52;
 /// EVALUATE's NEWPRI: a candidate's priority is computed (the nodes).
 pub const NEWPRI: u16 = 0x4E73;
+/// EVALUATE compares a candidate with its list: `EX (SP),HL` with D the
+/// priority, E the steps, H the direction, L the origin (seed 003,
+/// "[Write to 4E7Ch.]").
+pub const COMPARE: u16 = 0x4E7C;
+/// How the program breaks ties, for [`Thoughts::tie_break`].
+pub const TIE_BREAK: &str = "equal priorities all stay on EVALUATE's list (SBC HL,DE / JR \
+     Z,EQUAL at 0x4E7E); our CHOOSE (0x4CD7) takes entry (RANDOM x COUNT) div 256 of it, \
+     counted from the last found";
 /// The byte of the deliberate mistake: E3 as printed, 33 fixed.
 pub const TEST_OFFSET: u16 = 0x4E6B;
 /// INITIAL, the origin's value + 0x80 (`LD (INITIAL),A` = 32 21 40).
@@ -179,6 +215,14 @@ pub fn square_of_low(low: u8) -> Option<u8> {
     (offset % 9 != 8 && n <= 32).then_some(n)
 }
 
+/// The square of the game for the working-board address with low byte
+/// `low`, seen by `engine`.
+pub fn game_square(low: u8, engine: Color) -> Option<Square> {
+    square_of_low(low)
+        .and_then(|n| Square::new(u32::from(n)))
+        .map(|sq| program_square(sq, engine))
+}
+
 /// The program's square for square `sq` of the game: the computer's side is
 /// always on 1..12, so the board is turned round when it plays White.
 pub fn program_square(sq: Square, engine: Color) -> Square {
@@ -214,6 +258,8 @@ pub struct BakerDraughts {
     rng: SplitMix64,
     /// The stack pointer as the machine starts: every call begins there.
     stack: u16,
+    /// Collect the candidates EVALUATE compares.
+    collect: bool,
 }
 
 impl BakerDraughts {
@@ -236,6 +282,7 @@ impl BakerDraughts {
             zx,
             rng,
             stack,
+            collect: false,
         })
     }
 
@@ -265,6 +312,10 @@ impl BakerDraughts {
         self.zx.poke(RANDOM, self.rng.next_u64() as u8);
         self.zx.person_thinks();
         self.zx.watch(&[NEWPRI]);
+        if self.collect {
+            self.zx.take_samples();
+            self.zx.probe(COMPARE, beyond_origin);
+        }
         self.zx.jump(GAME, self.stack);
         let t0 = self.zx.busy_tstates();
         let stop = self.zx.call(GAME, budget);
@@ -275,14 +326,11 @@ impl BakerDraughts {
     fn read_move(&self, engine: Color) -> Result<PdnMove, EngineError> {
         let square = |cell: u16| {
             let low = self.zx.peek(cell);
-            square_of_low(low)
-                .and_then(|n| Square::new(u32::from(n)))
-                .map(|sq| program_square(sq, engine))
-                .ok_or_else(|| {
-                    EngineError::Unreadable(format!(
-                        "0x{cell:04X} holds 0x{low:02X}, not a square of the board"
-                    ))
-                })
+            game_square(low, engine).ok_or_else(|| {
+                EngineError::Unreadable(format!(
+                    "0x{cell:04X} holds 0x{low:02X}, not a square of the board"
+                ))
+            })
         };
         let (from, to) = (square(FROM)?, square(TO)?);
         if self.zx.peek(OVER) == 0 {
@@ -290,6 +338,31 @@ impl BakerDraughts {
         }
         square(OVER)?;
         PdnMove::capture(vec![from, to]).map_err(|e| EngineError::Unreadable(e.to_string()))
+    }
+
+    /// The candidates the probe saw, ranked, the one CHOOSE took first if
+    /// GAME `moved`; the probe removed.
+    fn take_thoughts(&mut self, engine: Color, moved: bool) -> Thoughts<PdnMove> {
+        self.zx.unprobe();
+        let weighed = self
+            .zx
+            .take_samples()
+            .iter()
+            .filter_map(|s| compared(s, engine))
+            .zip(1..)
+            .map(|((wire, priority), seq)| Candidate {
+                seq,
+                wire,
+                raw: i32::from(priority),
+                score: score_units(priority),
+                chance: None,
+            })
+            .collect();
+        let mut thoughts = Thoughts::rank(weighed, Ties::KeepsLast, TIE_BREAK);
+        if moved {
+            chosen_first(&mut thoughts.ranked, usize::from(self.zx.peek(PICK)));
+        }
+        thoughts
     }
 
     /// The hang a stop means; a ROM read is the table lost (module notes).
@@ -331,6 +404,8 @@ impl Engine<Draughts> for BakerDraughts {
         let engine = pos.turn();
         let budget = budget.min(self.options.budget);
         let (stop, tstates, nodes) = self.run_game(pos, budget);
+        let moved = stop == Stop::Returned && self.zx.peek(RESULT) == 0;
+        let thoughts = self.collect.then(|| self.take_thoughts(engine, moved));
         let (played, score) = match stop {
             Stop::Returned if self.zx.peek(RESULT) != 0 => (Played::DeadEnd, None),
             Stop::Returned => (
@@ -343,7 +418,7 @@ impl Engine<Draughts> for BakerDraughts {
         Ok(Reply {
             played,
             score,
-            thoughts: None,
+            thoughts,
             nodes,
             tstates,
             authentic: authentic(tstates),
@@ -353,8 +428,50 @@ impl Engine<Draughts> for BakerDraughts {
         })
     }
 
+    fn collect_candidates(&mut self, on: bool) -> bool {
+        self.collect = on;
+        true
+    }
+
     fn screen(&mut self) -> Option<TextScreen> {
         Some(self.zx.screen())
+    }
+}
+
+/// The probe at [`COMPARE`]: the working-board byte one step from the
+/// origin (L) in the direction (H).
+fn beyond_origin(regs: &Regs, memory: &dyn Memory) -> Vec<u8> {
+    let [origin, direction] = regs.hl.to_le_bytes();
+    let at = u16::from_le_bytes([
+        origin.wrapping_add(direction),
+        FIRST_SQUARE.to_be_bytes()[0],
+    ]);
+    vec![memory.peek(at)]
+}
+
+/// The move and priority of one comparison, in the game's squares: a jump
+/// if the person's piece stands in the move's direction.
+fn compared(sample: &Sample, engine: Color) -> Option<(PdnMove, u8)> {
+    let [origin, direction] = sample.regs.hl.to_le_bytes();
+    let priority = sample.regs.de.to_be_bytes()[0];
+    let next = origin.wrapping_add(direction);
+    let from = game_square(origin, engine)?;
+    let jump = sample.bytes.first().is_some_and(|&b| b & 0x7F == HIS_KING);
+    let wire = if jump {
+        let to = game_square(next.wrapping_add(direction), engine)?;
+        PdnMove::capture(vec![from, to]).ok()?
+    } else {
+        PdnMove::step(from, game_square(next, engine)?)
+    };
+    Some((wire, priority))
+}
+
+/// Puts entry `pick` of the top priority (CHOOSE's pick, counted in
+/// [`Ties::KeepsLast`] order) in front of the others of its list.
+fn chosen_first<W>(ranked: &mut [Candidate<W>], pick: usize) {
+    let top = ranked.first().map(|c| c.raw);
+    if pick < ranked.len() && ranked.get(pick).map(|c| c.raw) == top {
+        ranked[..=pick].rotate_right(1);
     }
 }
 

@@ -63,6 +63,32 @@
 //! `4·(pieces + 32) + square weight`, pieces in units where a pawn is 2; the
 //! driver reports `25·(C − 128)/2` centipawns (0 for a quiet move on a
 //! weightless square). `nodes` is the number of candidates scored.
+//!
+//! # Candidates (what the program weighed)
+//! With [`Engine::collect_candidates`] on, a probe (no breakpoint: the
+//! search runs as without it) watches `evaexi`, the first instruction after
+//! each candidate's evaluation, seed 001 chapter 8:
+//!
+//! ```text
+//! evaexi  pop hl   ; recover canli
+//!         pop bc   ; recover previous maximum value
+//!         cp c     ; compare with current maximum
+//!         jr c, chonoc ; if current eval (A) <= max eval (C), skip
+//! ```
+//!
+//! There A holds the candidate's final evaluation (the full build's rank-6
+//! rule also lands here, with A = the target's value) and DE the candidate
+//! as `choloo` read it from the list at 0x8300 (D origin, E target). The
+//! candidate becomes a UCI move as the played move does (the board rotated
+//! back when the program plays Black; a pawn reaching the far row promotes
+//! to a queen in the full build only, as its `aftsid` does), its raw value
+//! is A, its score `25·(A − 128)/2` as for [`Reply::score`](super::Reply),
+//! its `seq` the order of the list. The comparison is unsigned `cp c` and
+//! `jr c` skips only when A < C: a later equal evaluation replaces the best
+//! (the comment's "<=" notwithstanding, tapes/CHESSKELET.md gap 12), so the
+//! ranking keeps the last of equals ([`Ties::KeepsLast`]). With no candidate
+//! the driver reports a dead end and no thoughts: the program would score
+//! 128 stale list entries (`dec b` wraps), not moves of this position.
 
 use std::time::Duration;
 
@@ -70,13 +96,16 @@ use log::info;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, File, Move, Position, Rank, Role, Square};
 
-use super::{Engine, EngineError, EngineInfo, EngineOptions, Hang, InputPath, Played};
+use super::{
+    Candidate, Engine, EngineError, EngineInfo, EngineOptions, Hang, InputPath, Played, Thoughts,
+    Ties,
+};
 use crate::rules::Game;
 use crate::rules::chess::ChessRules;
 
 type Reply = super::Reply<UciMove>;
 use crate::machine::spectrum::{self, Spectrum48};
-use crate::machine::{Core, MachineError, Stop, TextScreen};
+use crate::machine::{Core, MachineError, Memory, Regs, Stop, TextScreen};
 
 /// The full-featured build (feamod=1, gramod=1), see tapes/CHESSKELET.md.
 pub const TAPE_FULL: &[u8] = include_bytes!("../../tapes/chesskelet.tap");
@@ -107,8 +136,11 @@ pub struct Hooks {
     pub genlis: u16,
     /// `blamov`, the chooser's entry (the candidate list is complete).
     pub blamov: u16,
-    /// `evaexi`, where each candidate's evaluation is in A (also reached
-    /// directly by the full build's rank-6 rule).
+    /// `evaexi`, where each candidate's evaluation is final (seed 001,
+    /// chapter 8: `evaexi pop hl ; recover canli`, then `pop bc / cp c /
+    /// jr c, chonoc` compares it with the best): A holds the evaluation, D
+    /// and E the candidate (also reached directly by the full build's rank-6
+    /// rule, `jr z, evaexi`). The candidates' probe watches it.
     pub evaexi: u16,
 }
 
@@ -170,6 +202,18 @@ pub static BUILDS: [Build; 2] = [
         },
     },
 ];
+
+/// How the chooser breaks ties ([`Thoughts::tie_break`]).
+pub const TIE_BREAK: &str = "the later of equal evaluations: blamov's `cp c / jr c, chonoc` \
+     (seed 001, chapter 8) skips a candidate only when its A is below the best C, so an \
+     equal one replaces the best";
+
+/// The centipawns of an evaluation byte (the chooser's C for the played
+/// move, A for a candidate): 128 is a quiet move on a weightless square,
+/// a pawn (2 units, ×4 by the two `rlca`) is 100.
+pub fn centipawns(eval: u8) -> i32 {
+    25 * (i32::from(eval) - 128) / 2
+}
 
 /// Bytes that identify the program at its hooks.
 fn signature(build: &Build) -> [(u16, Vec<u8>); 4] {
@@ -277,6 +321,25 @@ pub struct Choice {
     pub candidates: u8,
 }
 
+/// One candidate as the chooser held it at `evaexi` ([`Hooks::evaexi`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Evaluation {
+    /// Origin and target (D and E), board squares in the computer's
+    /// orientation.
+    pub from: u8,
+    pub to: u8,
+    /// The evaluation (A).
+    pub eval: u8,
+    /// The board byte on the origin square (`00cppppp`) when it was scored.
+    pub piece: u8,
+}
+
+/// The probe at `evaexi`: the origin square's board byte (D is the origin);
+/// A, D and E come with the sample's registers.
+fn origin_piece(regs: &Regs, memory: &dyn Memory) -> Vec<u8> {
+    vec![memory.peek(BOARD + (regs.de >> 8))]
+}
+
 /// Why a run to the computer's choice ended elsewhere.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NoChoice {
@@ -366,6 +429,30 @@ impl Session {
             Stop::WaitingForKey => Err(NoChoice::Rejected),
             other => Err(NoChoice::Stopped(other)),
         }
+    }
+
+    /// Starts (or stops) recording every candidate the chooser scores, by a
+    /// probe at `evaexi`: the program runs exactly as without it.
+    pub fn watch_evaluations(&mut self, on: bool) {
+        if on {
+            self.zx.probe(self.build.hooks.evaexi, origin_piece);
+        } else {
+            self.zx.unprobe();
+        }
+    }
+
+    /// The candidates scored since the last call, in the chooser's order.
+    pub fn evaluations(&mut self) -> Vec<Evaluation> {
+        self.zx
+            .take_samples()
+            .iter()
+            .map(|s| Evaluation {
+                from: (s.regs.de >> 8) as u8,
+                to: s.regs.de as u8,
+                eval: s.regs.a(),
+                piece: s.bytes.first().copied().unwrap_or(0),
+            })
+            .collect()
     }
 
     /// Replaces the move the program chose (at [`Session::run_to_choice`])
@@ -561,6 +648,8 @@ pub struct ChesSkelet {
     tape: Vec<u8>,
     session: Session,
     track: Option<Track>,
+    /// Collecting candidates ([`Engine::collect_candidates`]).
+    collect: bool,
 }
 
 impl ChesSkelet {
@@ -584,6 +673,7 @@ impl ChesSkelet {
                 moves: Vec::new(),
                 engine: None,
             }),
+            collect: false,
         })
     }
 
@@ -623,8 +713,41 @@ impl ChesSkelet {
 
     fn fresh(&mut self) -> Result<(), EngineError> {
         self.session = Session::boot_on(self.build, &self.tape, self.options.core)?;
+        self.session.watch_evaluations(self.collect);
         self.track = None;
         Ok(())
+    }
+
+    /// The candidates as the program weighed them, ranked by its chooser.
+    fn thoughts(&self, weighed: &[Evaluation], engine: Color) -> Thoughts<UciMove> {
+        let list = weighed
+            .iter()
+            .zip(1..)
+            .filter_map(|(e, seq)| {
+                Some(Candidate {
+                    seq,
+                    wire: self.candidate_move(e, engine)?,
+                    raw: i32::from(e.eval),
+                    score: centipawns(e.eval),
+                    chance: None,
+                })
+            })
+            .collect();
+        Thoughts::rank(list, Ties::KeepsLast, TIE_BREAK)
+    }
+
+    /// A candidate as the move the program would make: its squares rotated
+    /// back as [`ChesSkelet::read_move`] does, and the full build's
+    /// promotion (`aftsid`: a white pawn, `$22`, reaching row 0 becomes a
+    /// queen, `$27`); the minimal build has no promotion. `None` off the
+    /// board (`genlis` lists no such square).
+    fn candidate_move(&self, e: &Evaluation, engine: Color) -> Option<UciMove> {
+        let promotes = self.build.features && e.piece == 0x22 && e.to & 0x70 == 0;
+        Some(UciMove::Normal {
+            from: real_square(e.from, engine)?,
+            to: real_square(e.to, engine)?,
+            promotion: promotes.then_some(Role::Queen),
+        })
     }
 }
 
@@ -812,9 +935,10 @@ impl Engine<ChessRules> for ChesSkelet {
 
     fn play(&mut self, game: &Game<ChessRules>, budget: u64) -> Result<Reply, EngineError> {
         let budget = budget.min(self.options.budget);
-        let target = game.position().clone();
-        let engine = target.turn();
+        let engine = game.turn();
         let mut spent = Spent::start(&self.session);
+        // What an unfinished reply left on this machine is not this search.
+        drop(self.session.evaluations());
         let (choice, path) = match self.reach_choice(game, budget, &mut spent)? {
             Reached::Choice(choice, path) => (choice, path),
             Reached::Hung(stop, path) => {
@@ -825,18 +949,10 @@ impl Engine<ChessRules> for ChesSkelet {
         info!("{}: {path}", self.build.info.name);
         if choice.candidates == 0 {
             self.track = None;
-            let tstates = spent.now(&self.session);
-            return Ok(Reply {
-                played: Played::DeadEnd,
-                score: None,
-                thoughts: None,
-                nodes: 0,
-                tstates,
-                authentic: authentic_time(tstates),
-                path,
-            });
+            return Ok(no_move(Played::DeadEnd, spent.now(&self.session), path));
         }
-        let shown_before = printed_board(&target, !engine);
+        let weighed = self.session.evaluations();
+        let shown_before = printed_board(game.position(), !engine);
         match self.session.finish(budget) {
             Stop::WaitingForKey => {}
             other => {
@@ -849,8 +965,8 @@ impl Engine<ChessRules> for ChesSkelet {
         self.follow(game, uci, corrupted);
         Ok(Reply {
             played: Played::Move(uci),
-            score: Some(25 * (i32::from(choice.score) - 128) / 2),
-            thoughts: None,
+            score: Some(centipawns(choice.score)),
+            thoughts: self.collect.then(|| self.thoughts(&weighed, engine)),
             nodes: u64::from(choice.candidates),
             tstates,
             authentic: authentic_time(tstates),
@@ -858,14 +974,23 @@ impl Engine<ChessRules> for ChesSkelet {
         })
     }
 
+    fn collect_candidates(&mut self, on: bool) -> bool {
+        self.collect = on;
+        self.session.watch_evaluations(on);
+        true
+    }
+
     fn screen(&mut self) -> Option<TextScreen> {
         Some(self.session.zx.screen())
     }
 }
 
-fn hung(stop: Stop, tstates: u64, path: InputPath) -> Reply {
+/// A reply without a move: a dead end (no candidate: the program's own end
+/// of a game; its chooser would score stale list entries, which are no
+/// moves of this position, so no thoughts) or a hang.
+fn no_move(played: Played<UciMove>, tstates: u64, path: InputPath) -> Reply {
     Reply {
-        played: Played::Hung(Hang::from_stop(stop)),
+        played,
         score: None,
         thoughts: None,
         nodes: 0,
@@ -873,6 +998,10 @@ fn hung(stop: Stop, tstates: u64, path: InputPath) -> Reply {
         authentic: authentic_time(tstates),
         path,
     }
+}
+
+fn hung(stop: Stop, tstates: u64, path: InputPath) -> Reply {
+    no_move(Played::Hung(Hang::from_stop(stop)), tstates, path)
 }
 
 /// How long the real Spectrum would take for `tstates` of work.

@@ -74,16 +74,50 @@
 //! - `authentic`: the routine's T-states at the SLOW-mode rate of
 //!   18,040 user T-states per 50 Hz frame. The seed shows no `FAST`, and a
 //!   ZX81 runs BASIC in SLOW mode unless told otherwise: about 10 ms a move.
+//!
+//! # Candidates ([`Engine::collect_candidates`])
+//! EVAL computes no number: its verdict on a direction is the branch it
+//! takes, and probes (which never stop the routine) see it. At
+//! [`EVAL`] (0x40F1, "Valutazione di una mossa") HL is the origin and DE
+//! the direction; then, in the seed's listing:
+//! - [`RECORD_CAPTURE`] 0x4117 `ld (CAPT_DST),hl`: a capture ("si tratta di
+//!   una mossa di cattura e viene perciò salvata"). MOVE plays a capture
+//!   over any step (`inc (hl)`/`dec (hl)` on CAPT_DST+1 at 0x40BE, `jr
+//!   nz,CAPT_FOUND` at 0x40C3).
+//! - [`SAVE_MOVE`] 0x4101 without PICK_BEST: a safe step (`jr z,PICK_BEST`
+//!   at 0x40FF not taken: no W beyond the destination).
+//! - [`PICK_BEST`] 0x4123, then SAVE_MOVE: an unsafe step kept because no
+//!   step is kept yet (`ld a,(SAFE_DST+1)` / `and a` / `jr z,SAVE_MOVE`
+//!   at 0x4123..0x4127, "accetta la mossa solo se non è già stata trovata
+//!   una mossa sicura").
+//! - PICK_BEST, then END1 (0x4129): an unsafe step refused.
+//! - none of them: no move (the destination holds a `B` or an edge, or a
+//!   capture's landing square is taken); a node, not a candidate.
+//!
+//! `raw` is that verdict as a rung of the routine's ladder, higher
+//! preferred ([`Rung`]): 3 capture, 2 safe step, 1 unsafe step kept, 0
+//! unsafe step refused. Ties go to the last ([`Ties::KeepsLast`]): the
+//! stores of a capture (0x4117..0x411F) and of a step (0x4101..0x4106) are
+//! unconditional, so a later one replaces the earlier; rung 1 never holds
+//! more than the first step of all. `score`, in draughts units, is the
+//! material the verdict foresees one ply ahead: +100 for a capture (a man
+//! taken), 0 for a safe step, −100 for an unsafe one (the man the opponent
+//! can jump back over). `seq` counts the candidates in EVAL's order (the
+//! scan from the top-left square, +8 before +10, −10 before −8). For
+//! White the moves are turned round as the move is. On a hang the
+//! candidates are those weighed before it (the last one's verdict perhaps
+//! cut short).
 
 use std::time::Duration;
 
 use log::debug;
 
 use super::{
-    Engine, EngineError, EngineInfo, EngineOptions, Hang, InputPath, OptionSpec, Played, Reply,
+    Candidate, Engine, EngineError, EngineInfo, EngineOptions, Hang, InputPath, OptionSpec, Played,
+    Reply, Thoughts, Ties,
 };
 use crate::machine::zx81::{FramesMode, RAM_START, Ram, Zx81, sysvar};
-use crate::machine::{Core, MachineError, Regs, Resume, Stop, TextScreen};
+use crate::machine::{Core, MachineError, Regs, Resume, Sample, Stop, TextScreen};
 use crate::rules::draughts::{Draughts, PdnMove, Position, Square};
 use crate::rules::{Color, Game};
 
@@ -92,8 +126,23 @@ pub const IMAGE: &[u8] = include_bytes!("../../tapes/draughts-1k.bin");
 
 /// Entry point, `USR 16514`: the first character of the `REM`.
 pub const ENTRY: u16 = 0x4082;
-/// EVAL, which tries one direction from one piece.
+/// EVAL, which tries one direction from one piece: HL the origin, DE the
+/// direction (seed 002: `40f1 e5 EVAL push hl`).
 pub const EVAL: u16 = 0x40F1;
+/// SAVE_MOVE, a step kept in SAFE_ORG/SAFE_DST (seed 002: `4101 e1
+/// SAVE_MOVE pop hl`).
+pub const SAVE_MOVE: u16 = 0x4101;
+/// A capture kept in CAPT_* (seed 002: `4117 22 42 40 ld (CAPT_DST),hl`).
+pub const RECORD_CAPTURE: u16 = 0x4117;
+/// PICK_BEST, an unsafe step (seed 002: `4123 3a 3f 40 PICK_BEST ld
+/// a,(SAFE_DST+1)`).
+pub const PICK_BEST: u16 = 0x4123;
+/// How the routine breaks ties, for [`Thoughts::tie_break`].
+pub const TIE_BREAK: &str = "the last found wins: a capture (0x4117 ld (CAPT_DST),hl) and a \
+     safe step (0x4101 SAVE_MOVE) overwrite the one kept; an unsafe step is kept only while \
+     SAFE_DST is empty (0x4123 ld a,(SAFE_DST+1) / jr z,SAVE_MOVE)";
+/// Draughts units of a man.
+const MAN_UNITS: i32 = 100;
 /// `ld a,(hl)` reading the moving piece off the origin square.
 const READ_ORIGIN: u16 = 0x40D8;
 /// SAFE_ORG, SAFE_DST and CAPT_MID in the printer buffer.
@@ -169,6 +218,8 @@ pub struct Draughts1K {
     /// False after a call that did not return: the next move starts on a
     /// machine built afresh.
     sound: bool,
+    /// Collect the candidates EVAL weighs.
+    collect: bool,
 }
 
 impl Draughts1K {
@@ -189,6 +240,7 @@ impl Draughts1K {
             image,
             zx,
             sound: true,
+            collect: false,
         })
     }
 
@@ -222,10 +274,14 @@ impl Draughts1K {
         self.draw(before);
         let screen_before = self.display_bytes();
         self.zx.watch(&[EVAL]);
+        if self.collect {
+            self.arm_probes();
+        }
         let t0 = self.zx.busy_tstates();
         let stop = self.zx.call(ENTRY, budget);
         let tstates = self.zx.busy_tstates() - t0;
         let nodes = self.zx.hits(0);
+        let thoughts = self.collect.then(|| self.take_thoughts());
         let played = match stop {
             Stop::Returned => self.read_move(&screen_before)?,
             other => {
@@ -237,7 +293,7 @@ impl Draughts1K {
         Ok(Reply {
             played,
             score: None,
-            thoughts: None,
+            thoughts,
             nodes,
             tstates,
             authentic: authentic_time(tstates),
@@ -245,6 +301,22 @@ impl Draughts1K {
                 "board written into the display file in place of the book's BASIC".to_string(),
             ),
         })
+    }
+
+    /// Probes where EVAL starts and where it gives its verdicts.
+    fn arm_probes(&mut self) {
+        self.zx.take_samples();
+        for addr in [EVAL, SAVE_MOVE, RECORD_CAPTURE, PICK_BEST] {
+            self.zx.probe(addr, |_, _| Vec::new());
+        }
+    }
+
+    /// The candidates the probes saw, ranked; the probes removed.
+    fn take_thoughts(&mut self) -> Thoughts<RoutineMove> {
+        self.zx.unprobe();
+        let samples = self.zx.take_samples();
+        let d_file = self.zx.peek16(sysvar::D_FILE);
+        Thoughts::rank(weighed(&samples, d_file), Ties::KeepsLast, TIE_BREAK)
     }
 
     /// The routine's move, in its own orientation, from the display file
@@ -315,10 +387,15 @@ impl Engine<Draughts> for Draughts1K {
             Played::DeadEnd => Played::DeadEnd,
             Played::Hung(h) => Played::Hung(h),
         };
+        let thoughts = reply.thoughts.map(|t| Thoughts {
+            ranked: t.ranked.into_iter().map(|c| real(c, side)).collect(),
+            ties: t.ties,
+            tie_break: t.tie_break,
+        });
         Ok(Reply {
             played,
             score: reply.score,
-            thoughts: None,
+            thoughts,
             nodes: reply.nodes,
             tstates: reply.tstates,
             authentic: reply.authentic,
@@ -326,8 +403,104 @@ impl Engine<Draughts> for Draughts1K {
         })
     }
 
+    fn collect_candidates(&mut self, on: bool) -> bool {
+        self.collect = on;
+        true
+    }
+
     fn screen(&mut self) -> Option<TextScreen> {
         Some(self.zx.screen())
+    }
+}
+
+/// EVAL's verdict on one direction, as a rung of the routine's ladder
+/// (module notes): the higher rung is preferred.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Rung {
+    /// PICK_BEST, then END1: a step was kept already.
+    Refused = 0,
+    /// PICK_BEST, then SAVE_MOVE: the first step of all, unsafe.
+    FirstUnsafe = 1,
+    /// SAVE_MOVE straight from the `jr z,PICK_BEST` not taken.
+    Safe = 2,
+    /// `ld (CAPT_DST),hl`.
+    Capture = 3,
+}
+
+impl Rung {
+    /// What the probes passed after EVAL's entry say, if EVAL found a move.
+    pub fn from_probes(pcs: &[u16]) -> Option<Rung> {
+        let saw = |pc| pcs.contains(&pc);
+        match (saw(RECORD_CAPTURE), saw(PICK_BEST), saw(SAVE_MOVE)) {
+            (true, _, _) => Some(Rung::Capture),
+            (false, false, true) => Some(Rung::Safe),
+            (false, true, true) => Some(Rung::FirstUnsafe),
+            (false, true, false) => Some(Rung::Refused),
+            (false, false, false) => None,
+        }
+    }
+
+    /// The material the verdict foresees, in draughts units.
+    pub fn score(self) -> i32 {
+        match self {
+            Rung::Capture => MAN_UNITS,
+            Rung::Safe => 0,
+            Rung::FirstUnsafe | Rung::Refused => -MAN_UNITS,
+        }
+    }
+}
+
+/// The moves EVAL weighed, in its order, from the probes' samples: each
+/// group starts at an EVAL entry and holds the verdicts that followed.
+fn weighed(samples: &[Sample], d_file: u16) -> Vec<Candidate<RoutineMove>> {
+    let starts: Vec<usize> = (0..samples.len())
+        .filter(|&i| samples[i].pc == EVAL)
+        .collect();
+    let ends = starts.iter().skip(1).copied().chain([samples.len()]);
+    starts
+        .iter()
+        .zip(ends)
+        .filter_map(|(&start, end)| {
+            let pcs: Vec<u16> = samples[start + 1..end].iter().map(|s| s.pc).collect();
+            let rung = Rung::from_probes(&pcs)?;
+            let regs = &samples[start].regs;
+            Some((eval_move(d_file, regs.hl, regs.de, rung)?, rung))
+        })
+        .zip(1..)
+        .map(|((wire, rung), seq)| Candidate {
+            seq,
+            wire,
+            raw: rung as i32,
+            score: rung.score(),
+            chance: None,
+        })
+        .collect()
+}
+
+/// The move EVAL weighed from `origin` in `direction` (display-file
+/// addresses), landing one step further for a capture.
+fn eval_move(d_file: u16, origin: u16, direction: u16, rung: Rung) -> Option<RoutineMove> {
+    let at = |addr: u16| square_at_offset(addr.wrapping_sub(d_file));
+    let next = origin.wrapping_add(direction);
+    let (to, captured) = match rung {
+        Rung::Capture => (next.wrapping_add(direction), Some(at(next)?)),
+        _ => (next, None),
+    };
+    Some(RoutineMove {
+        from: at(origin)?,
+        to: at(to)?,
+        captured,
+    })
+}
+
+/// A candidate on the routine's board as a candidate on the real one.
+fn real(c: Candidate<RoutineMove>, side: Color) -> Candidate<PdnMove> {
+    Candidate {
+        seq: c.seq,
+        wire: c.wire.real(side),
+        raw: c.raw,
+        score: c.score,
+        chance: c.chance,
     }
 }
 
@@ -414,6 +587,11 @@ pub fn square_offset(sq: Square) -> u16 {
     1 + 9 * u16::from(sq.row() - 1) + u16::from(sq.column())
 }
 
+/// The PDN square at `offset` from D_FILE, if a square is there.
+pub fn square_at_offset(offset: u16) -> Option<Square> {
+    Square::all().find(|&s| square_offset(s) == offset)
+}
+
 /// The square the routine sees for `sq` when it plays `side`: the same for
 /// Black, turned round (n ↔ 33 − n) for White. Its own inverse.
 pub fn routine_square(sq: Square, side: Color) -> Square {
@@ -455,7 +633,7 @@ pub fn board_move(before: &[u8], after: &[u8]) -> Result<Played<RoutineMove>, En
     if changed.is_empty() {
         return Ok(Played::DeadEnd);
     }
-    let square_at = |i: usize| Square::all().find(|&s| usize::from(square_offset(s)) == i);
+    let square_at = |i: usize| u16::try_from(i).ok().and_then(square_at_offset);
     let bad = |why: String| Err(EngineError::Unreadable(why));
     let (mut from, mut to, mut captured) = (None, None, None);
     for &i in &changed {

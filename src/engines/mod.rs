@@ -203,6 +203,11 @@ pub struct Candidate<W> {
     /// draughts units (100 = one man) for draughts. Higher is better for
     /// the program.
     pub score: i32,
+    /// The part of `raw` the program drew by chance, where it draws one
+    /// (1K ZX Chess adds FRAMES bit 0 to every score): what decides between
+    /// moves it otherwise values the same. `None` for programs that draw
+    /// nothing.
+    pub chance: Option<i32>,
 }
 
 /// Which of equal scores the program's comparison keeps.

@@ -51,7 +51,36 @@
 //! score, so every score is lowered by the CPIR's count, the opponent king's
 //! position in the scan from 0x433E (and may wrap below zero). The driver
 //! undoes that shift and reports `100 × (score − 67)` centipawns. `nodes`
-//! counts calls of PMOVE during the search: moves the program evaluated.
+//! counts calls of PMOVE during the search: moves the program generated and
+//! tried, including those PMOVE then rejects for leaving its king in check.
+//!
+//! # Candidates (issue 14)
+//! With [`Engine::collect_candidates`] on, the driver probes SCORE at
+//! [`SCORE_CMP`], 0x4257 (seed 000, SCORE: `4257 BE cp (hl)`, "il punteggio
+//! della mossa corrente è maggiore di quello della mossa migliore trovata fin
+//! qui?"): there A holds the move's final score, already stored in POINTS
+//! (0x403C), and POINTS+1..+4 hold its origin, destination, captured piece
+//! and moving piece (low address bytes and piece codes, as the ROM's 0x0724
+//! wrote them from D, E, C, B; the seed's table of PRBUFF names the last two
+//! the other way round, but the code and DOMOVE, which moves BEST+4, agree
+//! that the moving piece is last). Each visit is one candidate: the move
+//! (mirrored back when the program plays Black, a pawn reaching the last
+//! rank promoting to a queen as DOMOVE does), `raw` the score byte as the
+//! program holds it, `score` its centipawns by the mapping above, `seq` the
+//! order SCORE saw it. Moves PMOVE rejects (its king left in check) never
+//! reach SCORE and are not candidates, so there are `nodes` minus those.
+//!
+//! The comparison is `CP (HL)` then `RET C` (0x4258): an unsigned byte
+//! compare in which the old best stays only if the new score is lower, so a
+//! later equal score replaces it ([`Ties::KeepsLast`]). `raw` is that
+//! unsigned byte, so ranking by `raw` is the program's own order and the
+//! first candidate is the move it plays, even where the CPIR shift wraps some
+//! scores below zero (to 0xFF and down) and they beat higher true scores:
+//! there `score` is not monotonic in `raw`. Were every score byte of a
+//! search 0, BEST would stay 0 and MPSCAN would take it for no move: a dead
+//! end with candidates. With
+//! `Opening=tape` the first move is the one on the tape: no search, no
+//! thoughts.
 
 use std::time::Duration;
 
@@ -60,15 +89,16 @@ use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Move, Piece, Position, Role, Square};
 
 use super::{
-    Engine, EngineError, EngineInfo, EngineOptions, Hang, InputPath, OptionKind, OptionSpec,
-    Played, RateSample,
+    Candidate, Engine, EngineError, EngineInfo, EngineOptions, Hang, InputPath, OptionKind,
+    OptionSpec, Played, RateSample, Thoughts, Ties,
 };
 use crate::machine::zx81::{self, FramesMode, Zx81};
-use crate::machine::{MachineError, Stop, TextScreen};
+use crate::machine::{MachineError, Memory, Regs, Sample, Stop, TextScreen};
 use crate::rules::Game;
 use crate::rules::chess::ChessRules;
 
 type Reply = super::Reply<UciMove>;
+type Candidates = Thoughts<UciMove>;
 
 /// `Opening`: play the first move stored on the tape, or let the program
 /// think from the initial position.
@@ -131,6 +161,16 @@ pub const DEAD_END: u16 = 0x42C0;
 pub const PMOVE: u16 = 0x42D5;
 /// BEST, the best move's score (then from, to, captured, moving piece).
 pub const BEST: u16 = 0x4041;
+/// POINTS, the current move's score (then from, to, captured, moving piece).
+pub const POINTS: u16 = 0x403C;
+/// `CP (HL)` in SCORE, seed 000 "4257 BE cp (hl)": the current move's score,
+/// final in A, compared with BEST. The watch point of the candidates.
+pub const SCORE_CMP: u16 = 0x4257;
+/// How SCORE breaks ties, for [`Thoughts::tie_break`].
+pub const TIE_BREAK: &str = "the last of equal scores wins: SCORE compares with CP (HL) \
+     at 0x4257 and RET C at 0x4258 keeps the old best only if the new score is lower. \
+     Every score has FRAMES bit 0 added (0x4249), the parity of the TV frames counted so \
+     far, so of two moves worth the same one may score a point more by chance";
 /// The side-to-move cell (first cell of screen line 4).
 pub const TURN: u16 = 0x4337;
 /// Square of rank 1, file H (top left of the board).
@@ -139,6 +179,11 @@ pub const BOARD: u16 = 0x433F;
 pub const LINE: u16 = 11;
 /// Where CHK's CPIR starts scanning for a king.
 const KING_SCAN: u16 = 0x433E;
+/// The piece code of a pawn (TABPIE, seed 000).
+const PAWN: u8 = 0x35;
+/// DOMOVE's promotion test: a pawn arriving below 0x4347 or from 0x438B on
+/// (`CP 47` at 0x430A, `CP 8B` at 0x430E) becomes a queen.
+const PROMOTES: (u8, u8) = (0x47, 0x8B);
 /// The base constant of SCORE (H = 0x43 after PSC).
 const SCORE_BASE: i32 = 0x43;
 /// The stack pointer while the program runs from DRIVER (see `Zx81::load_p`).
@@ -222,6 +267,8 @@ pub struct OneKZxChess {
     tape: Vec<u8>,
     zx: Zx81,
     track: Option<Track>,
+    /// Probe SCORE and return the candidates ([`Engine::collect_candidates`]).
+    collect: bool,
 }
 
 impl OneKZxChess {
@@ -242,6 +289,7 @@ impl OneKZxChess {
             tape,
             zx,
             track: None,
+            collect: false,
         };
         engine.track = Some(engine.tape_track());
         Ok(engine)
@@ -344,10 +392,16 @@ impl OneKZxChess {
         } else {
             self.zx.watch(&[PMOVE]);
         }
+        if self.collect {
+            self.zx.take_samples();
+            self.zx.probe(SCORE_CMP, read_points);
+        }
         let stop = self.zx.run(budget);
         let tstates = self.zx.busy_tstates() - t0;
         let nodes = self.zx.hits(0);
         let authentic = authentic_time(tstates, self.zx.frames_mode());
+        let shift = king_shift(before);
+        let thoughts = self.collect.then(|| self.thoughts(engine, shift));
         let played = match stop {
             Stop::WaitingForKey => {
                 let after = self.read_board()?;
@@ -357,7 +411,7 @@ impl OneKZxChess {
             other => Played::Hung(Hang::from_stop(other)),
         };
         let score = match played {
-            Played::Move(_) => Some(self.score_cp(before)),
+            Played::Move(_) => Some(score_cp(self.zx.peek(BEST), shift)),
             _ => None,
         };
         debug!(
@@ -367,7 +421,7 @@ impl OneKZxChess {
         Ok(Reply {
             played,
             score,
-            thoughts: None,
+            thoughts,
             nodes,
             tstates,
             authentic,
@@ -375,14 +429,18 @@ impl OneKZxChess {
         })
     }
 
-    /// BEST, with the CPIR shift undone, as centipawns.
-    fn score_cp(&mut self, before: &Board) -> i32 {
-        let best = i32::from(self.zx.peek(BEST));
-        let king = (0..64)
-            .map(|i| Square::new(i as u32))
-            .find(|&sq| before[sq as usize] == Some((Role::King, false)))
-            .map_or(0, |sq| i32::from(square_addr(sq) - KING_SCAN) + 1);
-        100 * (((best + king) & 0xFF) - SCORE_BASE)
+    /// The candidates the probe at [`SCORE_CMP`] saw, ranked as SCORE ranks
+    /// them; the probe is removed.
+    fn thoughts(&mut self, engine: Color, shift: i32) -> Candidates {
+        self.zx.unprobe();
+        let weighed = self
+            .zx
+            .take_samples()
+            .iter()
+            .zip(1..)
+            .filter_map(|(sample, seq)| candidate(sample, seq, engine, shift))
+            .collect();
+        Thoughts::rank(weighed, Ties::KeepsLast, TIE_BREAK)
     }
 }
 
@@ -459,6 +517,11 @@ impl Engine<ChessRules> for OneKZxChess {
         Ok(reply)
     }
 
+    fn collect_candidates(&mut self, on: bool) -> bool {
+        self.collect = on;
+        true
+    }
+
     fn screen(&mut self) -> Option<TextScreen> {
         Some(self.zx.screen())
     }
@@ -483,6 +546,62 @@ impl Engine<ChessRules> for OneKZxChess {
             bare_time,
         })
     }
+}
+
+/// What the probe at [`SCORE_CMP`] keeps: POINTS and the four bytes of the
+/// move after it (the score itself is also in A).
+fn read_points(_: &Regs, mem: &dyn Memory) -> Vec<u8> {
+    (POINTS..POINTS + 5).map(|addr| mem.peek(addr)).collect()
+}
+
+/// One visit of [`SCORE_CMP`] as a candidate, in real squares; `None` if
+/// POINTS does not hold two squares of the board.
+fn candidate(sample: &Sample, seq: u32, engine: Color, shift: i32) -> Option<Candidate<UciMove>> {
+    let [_, from, to, _, moving] = sample.bytes[..] else {
+        return None;
+    };
+    let raw = sample.regs.a();
+    let promotes = moving & 0x7F == PAWN && (to < PROMOTES.0 || to >= PROMOTES.1);
+    Some(Candidate {
+        seq,
+        wire: UciMove::Normal {
+            from: program_square(board_square(from)?, engine),
+            to: program_square(board_square(to)?, engine),
+            promotion: promotes.then_some(Role::Queen),
+        },
+        raw: i32::from(raw),
+        score: score_cp(raw, shift),
+        // SCORE: `ld a,(FRAMES); and 01; add a,c` (0x4249–0x424E), C
+        // holding the score before the draw.
+        chance: Some(i32::from(raw.wrapping_sub(sample.regs.bc as u8))),
+    })
+}
+
+/// The program square whose display-file address has the low byte `lo`.
+fn board_square(lo: u8) -> Option<Square> {
+    let offset = lo.checked_sub(BOARD as u8)?;
+    let (rank, column) = (offset / LINE as u8, offset % LINE as u8);
+    (rank < 8 && column < 8).then(|| {
+        Square::from_coords(
+            shakmaty::File::new(u32::from(7 - column)),
+            shakmaty::Rank::new(u32::from(rank)),
+        )
+    })
+}
+
+/// How much CHK's CPIR took off every score of a search: the count of bytes
+/// it scanned from 0x433E to the opponent's king (0 if there is none).
+fn king_shift(before: &Board) -> i32 {
+    (0..64)
+        .map(|i| Square::new(i as u32))
+        .find(|&sq| before[sq as usize] == Some((Role::King, false)))
+        .map_or(0, |sq| i32::from(square_addr(sq) - KING_SCAN) + 1)
+}
+
+/// A score byte of SCORE as centipawns: the CPIR shift undone, then
+/// `100 × (score − 67)`.
+fn score_cp(raw: u8, shift: i32) -> i32 {
+    100 * (((i32::from(raw) + shift) & 0xFF) - SCORE_BASE)
 }
 
 /// Loads the tape, checks that it is 1K ZX Chess, applies the variant's board
@@ -663,6 +782,28 @@ mod tests {
             let sq = Square::new(i);
             assert_eq!(square_addr(sq) & 1 == 1, sq.is_light(), "{sq}");
         }
+    }
+
+    #[test]
+    fn candidate_squares_invert_square_addresses() {
+        for i in 0..64 {
+            let sq = Square::new(i);
+            assert_eq!(board_square(square_addr(sq) as u8), Some(sq), "{sq}");
+        }
+        // The rank digits, separators and NEWLINEs around the board.
+        for lo in [0x3D, 0x3E, 0x47, 0x48, 0x49, 0x94, 0x00, 0xFF] {
+            assert_eq!(board_square(lo), None, "0x{lo:02X}");
+        }
+    }
+
+    #[test]
+    fn scores_undo_the_cpir_shift() {
+        // Opponent king on e8: the CPIR counted 82 bytes; 67 − 82 wraps to 241.
+        assert_eq!(score_cp(241, 82), 0);
+        assert_eq!(score_cp(240, 82), -100);
+        // King on e7 (71 bytes): 76 leaves 5, 67 leaves 252.
+        assert_eq!(score_cp(5, 71), 900);
+        assert_eq!(score_cp(252, 71), 0);
     }
 
     #[test]

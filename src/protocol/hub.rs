@@ -697,7 +697,10 @@ fn candidate_lines(
             ));
         }
     }
-    let ties = session::ties_as(&legal, thoughts.tie_break, |w| hub(w).to_string(), men);
+    let ties = session::ties_as(&legal, |w| hub(w).to_string(), men);
+    if !ties.is_empty() {
+        lines.push(info_value("note", &format!("ties: {}", thoughts.tie_break)));
+    }
     lines.extend(ties.iter().map(|t| info_value("note", t)));
     lines.push(info_value(
         "note",
@@ -1067,6 +1070,7 @@ mod tests {
                 wire: m.parse().unwrap(),
                 raw: *score,
                 score: *score,
+                chance: None,
             })
             .collect();
         Thoughts::rank(list, ties, "the test's rule")
@@ -1112,15 +1116,15 @@ mod tests {
             "{lines:?}"
         );
         assert_eq!(
-            &lines[4..6],
+            &lines[4..7],
             [
-                "info note=\"equal score 0.50 for 11-15, 9-14: the program prefers 11-15 \
-                 (the test's rule)\"",
+                "info note=\"ties: the test's rule\"",
+                "info note=\"equal score 0.50 for 11-15, 9-14: the program prefers 11-15\"",
                 "info note=\"4 candidates weighed, 3 legal\"",
             ]
         );
-        assert!(lines[6].starts_with("info detail="), "{lines:?}");
-        assert_eq!(lines[7..], ["done move=11-15"]);
+        assert!(lines[7].starts_with("info detail="), "{lines:?}");
+        assert_eq!(lines[8..], ["done move=11-15"]);
         assert!(!lines.iter().any(|l| l.contains("pv=11-14")));
         // As pydraughts reads them: every argument key=value, one `=`.
         for line in &lines[..lines.len() - 1] {

@@ -650,12 +650,11 @@ pub fn no_thoughts<W>(reply: &Reply<W>) -> &'static str {
 }
 
 /// The ties among `shown` (in the program's order): for each score held
-/// by more than one of them, which moves and which the program prefers,
-/// with its tie-break rule.
-pub fn ties<R: Rules>(shown: &[&Weighed<R>], tie_break: &str) -> Vec<String> {
+/// by more than one of them, the moves in the order the program ranks them.
+/// The rule that orders them is [`Thoughts::tie_break`], said once.
+pub fn ties<R: Rules>(shown: &[&Weighed<R>]) -> Vec<String> {
     ties_as(
         shown,
-        tie_break,
         |w| w.candidate.wire.to_string(),
         |score| score.to_string(),
     )
@@ -665,7 +664,6 @@ pub fn ties<R: Rules>(shown: &[&Weighed<R>], tie_break: &str) -> Vec<String> {
 /// protocol's own notation and units).
 pub fn ties_as<R: Rules>(
     shown: &[&Weighed<R>],
-    tie_break: &str,
     name: impl Fn(&Weighed<R>) -> String,
     score: impl Fn(i32) -> String,
 ) -> Vec<String> {
@@ -680,7 +678,7 @@ pub fn ties_as<R: Rules>(
             .collect();
         if group.len() > 1 {
             notes.push(format!(
-                "equal score {} for {}: the program prefers {} ({tie_break})",
+                "equal score {} for {}: the program prefers {}",
                 score(shown[i].candidate.score),
                 group.join(", "),
                 group[0]

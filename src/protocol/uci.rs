@@ -470,7 +470,10 @@ impl Uci {
                 ));
             }
         }
-        let ties = session::ties(&shown, thoughts.tie_break);
+        let ties = session::ties(&shown);
+        if !ties.is_empty() {
+            lines.push(format!("info string ties: {}", thoughts.tie_break));
+        }
         lines.extend(ties.iter().map(|t| format!("info string {t}")));
         lines.push(format!(
             "info string {} candidates weighed, {} legal",
@@ -865,6 +868,7 @@ mod tests {
                 wire: m.parse().unwrap(),
                 raw: *raw,
                 score: 100 * (raw - 67),
+                chance: None,
             })
             .collect();
         Thoughts::rank(list, ties, "the test's rule")
@@ -933,11 +937,12 @@ mod tests {
             "{}",
             lines[3]
         );
+        assert_eq!(lines[4], "info string ties: the test's rule");
         assert_eq!(
-            lines[4],
-            "info string equal score 300 for e7e5, d7d5: the program prefers e7e5 (the test's rule)"
+            lines[5],
+            "info string equal score 300 for e7e5, d7d5: the program prefers e7e5"
         );
-        assert_eq!(lines[5], "info string 5 candidates weighed, 4 legal");
+        assert_eq!(lines[6], "info string 5 candidates weighed, 4 legal");
         assert!(
             !lines
                 .iter()

@@ -29,7 +29,8 @@
 //! the last `pv` as an analysis's best move, so both show the program's
 //! choice. A candidate the rules refuse is never a `pv`: it is a
 //! `# candidate … is illegal: …` comment, as are ties
-//! (`# equal score …: the program prefers …`) and the count
+//! (`# ties: …` naming the program's rule once, then
+//! `# equal score …: the program prefers …`) and the count
 //! (`# N candidates weighed, M legal`); `feature debug=1` makes xboard
 //! ignore `#` lines. Without candidates (a driver that reports none, the
 //! move stored on 1K ZX Chess's tape), the one line is the program's move
@@ -736,11 +737,11 @@ fn candidate_lines(
             ))
         })
         .collect();
-    notes.extend(
-        session::ties(&legal, thoughts.tie_break)
-            .iter()
-            .map(|t| format!("# {t}")),
-    );
+    let ties = session::ties(&legal);
+    if !ties.is_empty() {
+        notes.push(format!("# ties: {}", thoughts.tie_break));
+    }
+    notes.extend(ties.iter().map(|t| format!("# {t}")));
     notes.push(format!(
         "# {} candidates weighed, {} legal",
         judged.len(),
@@ -968,6 +969,7 @@ mod tests {
                 wire: m.parse().unwrap(),
                 raw: *raw,
                 score: 10 * raw,
+                chance: None,
             })
             .collect();
         Thoughts::rank(list, ties, "the test's rule")
@@ -1175,13 +1177,14 @@ mod tests {
             "{lines:?}"
         );
         assert_eq!(
-            &lines[5..7],
+            &lines[5..8],
             [
-                "# equal score 70 for e7e5, d7d5: the program prefers e7e5 (the test's rule)",
+                "# ties: the test's rule",
+                "# equal score 70 for e7e5, d7d5: the program prefers e7e5",
                 "# 5 candidates weighed, 4 legal",
             ]
         );
-        assert!(lines[7].starts_with("# 5000000 T-states"), "{lines:?}");
+        assert!(lines[8].starts_with("# 5000000 T-states"), "{lines:?}");
         assert_eq!(lines.last().unwrap(), "move e7e5");
         assert!(
             !lines

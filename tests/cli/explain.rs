@@ -50,3 +50,83 @@ fn bad_requests_get_specific_errors() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+/// A row of the table: (rank, move, verdict is legal, played).
+fn rows(table: &str) -> Vec<(usize, String, bool, bool)> {
+    table
+        .lines()
+        .skip_while(|l| !l.starts_with("rank"))
+        .skip(1)
+        .take_while(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            (
+                words[0].parse().unwrap(),
+                words[2].to_string(),
+                l.contains(" legal"),
+                l.ends_with("<- played"),
+            )
+        })
+        .collect()
+}
+
+/// Positions per game: (fen or none, moves).
+const CHESS: [(Option<&str>, &str); 3] = [
+    (None, "e2e4"),
+    (None, "d2d4 d7d5 c2c4"),
+    (Some("4k3/1P6/8/8/8/8/6p1/4K3 w - - 0 1"), ""),
+];
+const DRAUGHTS: [(Option<&str>, &str); 2] = [
+    (None, "11-15 23-19"),
+    (Some("W:W17,K26,28,29:B6,K11,12,19"), ""),
+];
+
+#[test]
+fn every_engine_explains_its_choice_and_python_chess_agrees_on_legality() {
+    let python = crate::common::python_chess();
+    for entry in retrochess::engines::catalogue() {
+        let id = entry.info.id;
+        let chess = entry.game == retrochess::engines::GameKind::Chess;
+        let positions: &[(Option<&str>, &str)] = if chess { &CHESS } else { &DRAUGHTS };
+        for (fen, moves) in positions {
+            let mut args = vec!["explain", "--engine", id, "--moves", moves];
+            if let Some(f) = fen {
+                args.extend(["--fen", f]);
+            }
+            let (ok, out, err) = run(&args, "");
+            assert!(ok, "{args:?}: {err}");
+            let rows = rows(&out);
+            assert!(rows.len() >= 2, "{args:?}: several candidates:\n{out}");
+            let count = format!("{} candidates weighed", rows.len());
+            assert!(out.contains(&count), "{args:?}: {count}:\n{out}");
+            let ranks: Vec<usize> = rows.iter().map(|r| r.0).collect();
+            assert_eq!(ranks, (1..=rows.len()).collect::<Vec<_>>(), "{out}");
+            let played = out
+                .lines()
+                .find_map(|l| l.strip_prefix("played: "))
+                .unwrap();
+            if played.ends_with("(legal)") {
+                assert!(
+                    rows[0].3,
+                    "{args:?}: the first candidate is the move played:\n{out}"
+                );
+            }
+            if chess {
+                // python-chess judges every candidate on its own.
+                let script = "import sys, chess\n\
+                    fen, moves, cands = sys.argv[1], sys.argv[2].split(), sys.argv[3].split()\n\
+                    b = chess.Board(fen) if fen else chess.Board()\n\
+                    [b.push_uci(m) for m in moves]\n\
+                    print(' '.join('1' if b.is_legal(chess.Move.from_uci(c)) else '0' for c in cands))";
+                let cands: Vec<&str> = rows.iter().map(|r| r.1.as_str()).collect();
+                let judged = std::process::Command::new(&python)
+                    .args(["-c", script, fen.unwrap_or(""), moves, &cands.join(" ")])
+                    .output()
+                    .unwrap();
+                let theirs = String::from_utf8_lossy(&judged.stdout);
+                let ours: Vec<&str> = rows.iter().map(|r| if r.2 { "1" } else { "0" }).collect();
+                assert_eq!(theirs.trim(), ours.join(" "), "{args:?}:\n{out}");
+            }
+        }
+    }
+}

@@ -293,37 +293,36 @@ fn describe(c: &Scored) -> String {
     }
 }
 
-/// Runs to the chooser and reads every candidate's evaluation from the
-/// emulated run (A at `evaexi`), then stops at the choice.
+/// Every candidate's evaluation as the driver's probe at `evaexi` read it
+/// during the search (A, with D/E the candidate), read at the choice with
+/// the board and the opponent-attack board (the chooser only reads them),
+/// each checked against the list at 0x8300 and the model.
 fn scored_candidates(s: &mut Session) -> (Vec<Scored>, Vec<u8>, Vec<u8>) {
-    let hooks = &s.build.hooks;
-    let (blamov, evaexi) = (hooks.blamov, hooks.evaexi);
-    assert!(matches!(
-        s.zx.run_to(50_000_000, Some(blamov)),
-        retrochess::machine::Stop::Breakpoint { .. }
-    ));
     let board: Vec<u8> = (0..0x80).map(|i| s.zx.peek(BOARD + i)).collect();
     let opp: Vec<u8> = (0..0x80).map(|i| s.zx.peek(OPPONENT_ATTACKS + i)).collect();
-    let n = usize::from(s.zx.peek(CANDIDATES) / 2);
+    let weighed = s.evaluations();
+    assert_eq!(weighed.len(), usize::from(s.zx.peek(CANDIDATES) / 2));
     let mut list = Vec::new();
-    for i in 0..n {
-        assert!(matches!(
-            s.zx.run_to(1_000_000, Some(evaexi)),
-            retrochess::machine::Stop::Breakpoint { .. }
-        ));
-        let r = s.zx.regs();
-        let (from, to) = ((r.de >> 8) as u8, r.de as u8);
+    for (i, e) in weighed.iter().enumerate() {
         let at = CANDIDATES + 2 + 2 * i as u16;
-        assert_eq!((from, to), (s.zx.peek(at), s.zx.peek(at + 1)));
-        let mut c = model(&board, &opp, from, to, s.build.features, s.build.features);
+        assert_eq!((e.from, e.to), (s.zx.peek(at), s.zx.peek(at + 1)));
+        assert_eq!(e.piece, board[usize::from(e.from)]);
+        let mut c = model(
+            &board,
+            &opp,
+            e.from,
+            e.to,
+            s.build.features,
+            s.build.features,
+        );
         assert_eq!(
             c.score,
-            (r.af >> 8) as u8,
+            e.eval,
             "{}: the model differs from the emulated evaluation of {}",
             s.build.info.id,
             name(&c)
         );
-        c.score = (r.af >> 8) as u8;
+        c.score = e.eval;
         list.push(c);
     }
     (list, board, opp)
@@ -515,6 +514,7 @@ fn divergences_explained() {
         for (g, game) in chesskelet_games().iter().enumerate() {
             let (white, black) = (&game.white, &game.black);
             let mut s = Session::boot(build, build.tape).unwrap();
+            s.watch_evaluations(true);
             let mut pos = Chess::default();
             for (i, (w, b)) in white.iter().zip(black.iter()).enumerate() {
                 let before = pos.clone();
@@ -538,6 +538,7 @@ fn divergences_explained() {
                     }
                 };
                 s.type_keys(w).unwrap();
+                let choice = s.run_to_choice(50_000_000).unwrap();
                 let (list, board, opp) = scored_candidates(&mut s);
                 // The attack board the evaluation reads is White's genlis
                 // marks made before White's move.
@@ -567,7 +568,6 @@ fn divergences_explained() {
                     .iter()
                     .map(|m| if m.is_empty() { 0 } else { 0x81 })
                     .collect();
-                let choice = s.run_to_choice(50_000_000).unwrap();
                 let played = format!("{}{}", real(choice.from), real(choice.to));
                 let emul = list
                     .iter()

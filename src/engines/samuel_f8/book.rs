@@ -19,7 +19,15 @@ pub const STORED_FIRST_MOVES: [(u8, u8); 4] = [(11, 15), (9, 14), (11, 16), (10,
 /// One stored first move, drawn with `rng`.
 pub(super) fn first_move(rng: &mut SplitMix64) -> SamuelMove {
     let last = STORED_FIRST_MOVES.len() as u64 - 1;
-    let (from, to) = STORED_FIRST_MOVES[rng.range(0, last) as usize];
+    stored(STORED_FIRST_MOVES[rng.range(0, last) as usize])
+}
+
+/// Every stored first move, in the store's order.
+pub(super) fn stored_first_moves() -> Vec<SamuelMove> {
+    STORED_FIRST_MOVES.into_iter().map(stored).collect()
+}
+
+fn stored((from, to): (u8, u8)) -> SamuelMove {
     Position::initial()
         .parse_move(&format!("{from}-{to}"))
         .expect("the stored first moves are legal from the initial position")

@@ -5,14 +5,26 @@
 //! Declared option `Level`: the minimum plies of the search (the notes'
 //! "several levels of play"); the search goes on to 10 plies, or to the
 //! level if higher, while a jump is pending.
+//!
+//! # Candidates ([`Engine::collect_candidates`])
+//! The root moves of the search (`Search::best`, `search.rs`) in the order
+//! it searched them (FIND/SELECT order, `movegen.rs`), each with the value
+//! the root compared. `raw` = `score` = that value in hundredths of a man,
+//! the search's own unit and [`Reply::score`]'s (WIN = 10,000 minus plies
+//! for a win). Under α-β only the first move and each one that raised α
+//! carry exact values; the others carry a bound (at most α, fail-soft).
+//! Ties: the first of equal values stays ([`Ties::KeepsFirst`]): the root
+//! replaces its best only on `score > s`. A stored first move is not
+//! searched: the candidates are then the stored moves in the store's order,
+//! each at 0 (as the reply's score), the one drawn first.
 
 use std::str::FromStr;
 use std::time::Duration;
 
-use super::{Level, Position, SamuelF8, Side};
+use super::{Choice, Level, Position, SamuelF8, SamuelMove, Score, Side};
 use crate::engines::{
-    Engine, EngineError, EngineInfo, EngineOptions, InputPath, OptionKind, OptionSpec, Played,
-    Reply,
+    Candidate, Engine, EngineError, EngineInfo, EngineOptions, InputPath, OptionKind, OptionSpec,
+    Played, Reply, Thoughts, Ties,
 };
 use crate::machine::TextScreen;
 use crate::rules::draughts::{Draughts, PdnMove};
@@ -20,6 +32,13 @@ use crate::rules::{Color, Game};
 
 /// `Level`: the minimum plies of the search.
 pub const LEVEL: &str = "Level";
+
+/// How the search breaks ties, for [`Thoughts::tie_break`].
+pub const TIE_BREAK: &str = "the first of equal values stays: the root takes a move only if \
+     it scores more (score > s in Search::best, search.rs)";
+/// How a stored first move is chosen, for [`Thoughts::tie_break`].
+pub const BOOK_TIE_BREAK: &str = "no search: a stored first move drawn at random with the seed \
+     (notes p. 2, \"randomly select a stored first move\")";
 
 pub static INFO: EngineInfo = EngineInfo {
     id: "samuel-f8",
@@ -49,6 +68,8 @@ pub struct SamuelEngine {
     seed: u64,
     level: Level,
     program: SamuelF8,
+    /// Collect the root moves with their values.
+    collect: bool,
 }
 
 impl SamuelEngine {
@@ -69,6 +90,7 @@ impl SamuelEngine {
             seed: options.seed,
             level,
             program: SamuelF8::new(options.seed, level),
+            collect: false,
         })
     }
 }
@@ -91,28 +113,88 @@ impl Engine<Draughts> for SamuelEngine {
         };
         let ours = Position::new(pos.black(), pos.white(), pos.kings(), side)
             .map_err(|e| EngineError::Position(e.to_string()))?;
-        let game_start = game.moves().is_empty();
-        let (played, score, nodes) = match self.program.choose(&ours, game_start) {
-            Some((m, score, stats)) => {
-                let wire = PdnMove::from_str(&m.to_string())
-                    .map_err(|e| EngineError::Unreadable(format!("samuel-f8 wrote {m}: {e}")))?;
-                (Played::Move(wire), Some(score), stats.nodes)
-            }
+        let Some(choice) = self.program.weigh(&ours, game.moves().is_empty()) else {
             // The side to move has no move: the design has nothing to say.
-            None => (Played::DeadEnd, None, 0),
+            let none = Thoughts::rank(Vec::new(), Ties::KeepsFirst, TIE_BREAK);
+            return Ok(reply(
+                Played::DeadEnd,
+                None,
+                0,
+                self.collect.then_some(none),
+            ));
         };
-        Ok(Reply {
+        let thoughts = if self.collect {
+            Some(thoughts(&choice)?)
+        } else {
+            None
+        };
+        let played = Played::Move(wire(&choice.mv)?);
+        Ok(reply(
             played,
-            score,
-            thoughts: None,
-            nodes,
-            tstates: 0,
-            authentic: Duration::ZERO,
-            path: InputPath::Native,
-        })
+            Some(choice.score),
+            choice.stats.nodes,
+            thoughts,
+        ))
+    }
+
+    fn collect_candidates(&mut self, on: bool) -> bool {
+        self.collect = on;
+        true
     }
 
     fn screen(&mut self) -> Option<TextScreen> {
         None
     }
+}
+
+/// A move as the protocols write it.
+fn wire(m: &SamuelMove) -> Result<PdnMove, EngineError> {
+    PdnMove::from_str(&m.to_string())
+        .map_err(|e| EngineError::Unreadable(format!("samuel-f8 wrote {m}: {e}")))
+}
+
+/// A native reply: no T-states, no authentic time.
+fn reply(
+    played: Played<PdnMove>,
+    score: Option<Score>,
+    nodes: u64,
+    thoughts: Option<Thoughts<PdnMove>>,
+) -> Reply<PdnMove> {
+    Reply {
+        played,
+        score,
+        thoughts,
+        nodes,
+        tstates: 0,
+        authentic: Duration::ZERO,
+        path: InputPath::Native,
+    }
+}
+
+/// The root moves of `choice`, ranked as the root compared them (a stored
+/// first move: the one drawn first).
+fn thoughts(choice: &Choice) -> Result<Thoughts<PdnMove>, EngineError> {
+    let weighed = choice
+        .root
+        .iter()
+        .zip(1..)
+        .map(|((m, value), seq)| {
+            Ok(Candidate {
+                seq,
+                wire: wire(m)?,
+                raw: *value,
+                score: *value,
+                chance: None,
+            })
+        })
+        .collect::<Result<Vec<_>, EngineError>>()?;
+    if !choice.stats.from_book {
+        return Ok(Thoughts::rank(weighed, Ties::KeepsFirst, TIE_BREAK));
+    }
+    let mut book = Thoughts::rank(weighed, Ties::KeepsFirst, BOOK_TIE_BREAK);
+    let drawn = wire(&choice.mv)?;
+    if let Some(i) = book.ranked.iter().position(|c| c.wire == drawn) {
+        book.ranked[..=i].rotate_right(1);
+    }
+    Ok(book)
 }

@@ -132,6 +132,20 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     movegen::perft(&pos.board(), depth, &mut lists)
 }
 
+/// What [`SamuelF8::weigh`] decided, and what it weighed on the way.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    pub mv: SamuelMove,
+    /// For the side to move, hundredths of a man ([`WIN`] minus plies for
+    /// a win); 0 for a stored first move.
+    pub score: Score,
+    pub stats: SearchStats,
+    /// The root moves in the order weighed, with their values: the search's
+    /// (exact for the first and for each that raised α, at most α for the
+    /// others), or every stored first move at 0 when one was drawn.
+    pub root: Vec<(SamuelMove, Score)>,
+}
+
 /// Samuel's F8 checkers player: the search at a level, and a seeded draw
 /// of the stored first move.
 #[derive(Clone, Debug)]
@@ -168,16 +182,34 @@ impl SamuelF8 {
         pos: &Position,
         game_start: bool,
     ) -> Option<(SamuelMove, Score, SearchStats)> {
+        self.weigh(pos, game_start)
+            .map(|c| (c.mv, c.score, c.stats))
+    }
+
+    /// As [`choose`](Self::choose), with the root moves it weighed.
+    pub fn weigh(&mut self, pos: &Position, game_start: bool) -> Option<Choice> {
         if game_start && *pos == Position::initial() {
-            let stats = SearchStats {
-                from_book: true,
-                ..SearchStats::default()
-            };
-            return Some((book::first_move(&mut self.rng), 0, stats));
+            return Some(Choice {
+                mv: book::first_move(&mut self.rng),
+                score: 0,
+                stats: SearchStats {
+                    from_book: true,
+                    ..SearchStats::default()
+                },
+                root: book::stored_first_moves()
+                    .into_iter()
+                    .map(|m| (m, 0))
+                    .collect(),
+            });
         }
         let mut search = search::Search::new(self.level);
         let (mv, score) = search.best(&pos.board())?;
-        Some((mv, score, search.stats))
+        Some(Choice {
+            mv,
+            score,
+            stats: search.stats,
+            root: search.root,
+        })
     }
 }
 

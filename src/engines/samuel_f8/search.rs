@@ -108,6 +108,10 @@ pub(super) struct Search {
     level: Level,
     pub stats: SearchStats,
     lists: Vec<Vec<SamuelMove>>,
+    /// The root moves in the order searched, each with the value the root
+    /// compared: exact for the first and for each that raised α, at most α
+    /// (a bound, fail-soft) for the others.
+    pub root: Vec<(SamuelMove, Score)>,
 }
 
 impl Search {
@@ -116,6 +120,7 @@ impl Search {
             level,
             stats: SearchStats::default(),
             lists: vec![Vec::new(); usize::from(level.max_ply) + 1],
+            root: Vec::new(),
         }
     }
 
@@ -128,6 +133,8 @@ impl Search {
         let mut alpha = -INFINITY;
         for mv in &moves {
             let score = -self.alphabeta(&play(board, mv), 1, -INFINITY, -alpha);
+            self.root.push((*mv, score));
+            // Strictly higher: the first of equal scores stays.
             if best.is_none_or(|(_, s)| score > s) {
                 best = Some((*mv, score));
                 alpha = score;
