@@ -667,7 +667,7 @@ fn candidate_lines(
 ) -> Vec<String> {
     let judged = session::judge_thoughts(rules, pos, thoughts);
     let legal: Vec<_> = judged.iter().filter(|w| w.legal.is_some()).collect();
-    // A legal candidate in Hub form, with every captured square.
+    // A candidate in Hub form, with every captured square if legal.
     let hub = |w: &Weighed<Draughts>| match w.legal.as_ref().map(|l| rules.judge(pos, l)) {
         Some(Verdict::Legal(m)) => rules.hub_move(&m),
         _ => HubMove::from_pdn(&w.candidate.wire),
@@ -684,28 +684,14 @@ fn candidate_lines(
             )
         })
         .collect();
-    for w in &judged {
-        if let Some(why) = &w.illegal {
-            lines.push(info_value(
-                "note",
-                &format!(
-                    "candidate {} (the program's {}, score {}) is illegal: {why}",
-                    hub(w),
-                    session::ordinal(w.rank),
-                    men(w.candidate.score)
-                ),
-            ));
-        }
-    }
-    let ties = session::ties_as(&legal, |w| hub(w).to_string(), men);
-    if !ties.is_empty() {
-        lines.push(info_value("note", &format!("ties: {}", thoughts.tie_break)));
-    }
-    lines.extend(ties.iter().map(|t| info_value("note", t)));
-    lines.push(info_value(
-        "note",
-        &format!("{} candidates weighed, {} legal", judged.len(), legal.len()),
-    ));
+    let notes = session::candidate_notes(
+        &judged,
+        &legal,
+        thoughts.tie_break,
+        |w| hub(w).to_string(),
+        men,
+    );
+    lines.extend(notes.iter().map(|n| info_value("note", n)));
     lines
 }
 
@@ -763,7 +749,7 @@ fn error(message: &str) -> Action_ {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engines::{self, Candidate, EngineOptions, InputPath, Ties};
+    use crate::engines::{self, EngineOptions, InputPath, Ties};
     use crate::protocol::session::{IllegalPolicy, SearchRequest, sent};
     use crate::rules::draughts::hub::pydraughts_position;
     use crate::rules::draughts::parse_fen;
@@ -1062,18 +1048,7 @@ mod tests {
     /// Candidates as a driver reports them: (move, score in draughts
     /// units) in the order the program weighed them.
     fn thoughts(weighed: &[(&str, i32)], ties: Ties) -> Thoughts<PdnMove> {
-        let list = weighed
-            .iter()
-            .enumerate()
-            .map(|(i, (m, score))| Candidate {
-                seq: i as u32 + 1,
-                wire: m.parse().unwrap(),
-                raw: *score,
-                score: *score,
-                chance: None,
-            })
-            .collect();
-        Thoughts::rank(list, ties, "the test's rule")
+        session::test_thoughts(weighed, |score| score, ties)
     }
 
     /// `go analyze` of `pos` answered with `played` and `thoughts`.

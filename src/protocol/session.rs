@@ -388,6 +388,32 @@ impl Settings {
     }
 }
 
+/// Candidates as a driver reports them, for the front ends' tests: (move,
+/// raw) in the order the program weighed them, scored by `score`, ranked
+/// under `ties` by "the test's rule".
+#[cfg(test)]
+pub(crate) fn test_thoughts<W: std::str::FromStr>(
+    weighed: &[(&str, i32)],
+    score: fn(i32) -> i32,
+    ties: engines::Ties,
+) -> Thoughts<W>
+where
+    W::Err: fmt::Debug,
+{
+    let list = weighed
+        .iter()
+        .enumerate()
+        .map(|(i, (m, raw))| Candidate {
+            seq: i as u32 + 1,
+            wire: m.parse().unwrap(),
+            raw: *raw,
+            score: score(*raw),
+            chance: None,
+        })
+        .collect();
+    Thoughts::rank(list, ties, "the test's rule")
+}
+
 /// The lines an action list sends to the GUI (for the front ends' tests).
 #[cfg(test)]
 pub(crate) fn sent<R: Rules>(actions: &[Action<R>]) -> Vec<String> {
@@ -686,6 +712,42 @@ pub fn ties_as<R: Rules>(
         }
         i += group.len();
     }
+    notes
+}
+
+/// What the lines of a protocol's candidates leave to words, as plain
+/// texts for its comments: each illegal candidate of `judged` and why, the
+/// program's tie-break rule and the ties among `shown`, and the count. Moves
+/// written by `name`, scores by `score` (the protocol's notation and units).
+pub fn candidate_notes<R: Rules>(
+    judged: &[Weighed<R>],
+    shown: &[&Weighed<R>],
+    tie_break: &str,
+    name: impl Fn(&Weighed<R>) -> String,
+    score: impl Fn(i32) -> String,
+) -> Vec<String> {
+    let mut notes: Vec<String> = judged
+        .iter()
+        .filter_map(|w| {
+            let why = w.illegal.as_ref()?;
+            Some(format!(
+                "candidate {} (the program's {}, score {}) is illegal: {why}",
+                name(w),
+                ordinal(w.rank),
+                score(w.candidate.score)
+            ))
+        })
+        .collect();
+    let ties = ties_as(shown, &name, &score);
+    if !ties.is_empty() {
+        notes.push(format!("ties: {tie_break}"));
+    }
+    notes.extend(ties);
+    notes.push(format!(
+        "{} candidates weighed, {} legal",
+        judged.len(),
+        judged.iter().filter(|w| w.legal.is_some()).count()
+    ));
     notes
 }
 

@@ -725,28 +725,14 @@ fn candidate_lines(
         .rev()
         .map(|w| thinking_line(w.candidate.score, reply, host, w.legal.as_ref()))
         .collect();
-    let mut notes: Vec<String> = judged
-        .iter()
-        .filter_map(|w| {
-            let why = w.illegal.as_ref()?;
-            Some(format!(
-                "# candidate {} (the program's {}, score {}) is illegal: {why}",
-                w.candidate.wire,
-                session::ordinal(w.rank),
-                w.candidate.score
-            ))
-        })
-        .collect();
-    let ties = session::ties(&legal);
-    if !ties.is_empty() {
-        notes.push(format!("# ties: {}", thoughts.tie_break));
-    }
-    notes.extend(ties.iter().map(|t| format!("# {t}")));
-    notes.push(format!(
-        "# {} candidates weighed, {} legal",
-        judged.len(),
-        legal.len()
-    ));
+    let notes = session::candidate_notes(
+        &judged,
+        &legal,
+        thoughts.tie_break,
+        |w| w.candidate.wire.to_string(),
+        |score| score.to_string(),
+    );
+    let notes = notes.iter().map(|n| format!("# {n}")).collect();
     (thinking, notes)
 }
 
@@ -907,7 +893,7 @@ fn looks_like_move(word: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engines::{self, Candidate, EngineOptions, InputPath, Ties};
+    use crate::engines::{self, EngineOptions, InputPath, Ties};
     use crate::protocol::session::{IllegalPolicy, SearchRequest, sent};
 
     type Action = Action_;
@@ -961,18 +947,7 @@ mod tests {
     /// Candidates as a driver reports them: (move, raw) in the order the
     /// program weighed them; the score is ten times the raw number.
     fn thoughts(weighed: &[(&str, i32)], ties: Ties) -> Thoughts<UciMove> {
-        let list = weighed
-            .iter()
-            .enumerate()
-            .map(|(i, (m, raw))| Candidate {
-                seq: i as u32 + 1,
-                wire: m.parse().unwrap(),
-                raw: *raw,
-                score: 10 * raw,
-                chance: None,
-            })
-            .collect();
-        Thoughts::rank(list, ties, "the test's rule")
+        session::test_thoughts(weighed, |raw| 10 * raw, ties)
     }
 
     /// A reply of `played` with `thoughts`.
