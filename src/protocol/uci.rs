@@ -460,26 +460,14 @@ impl Uci {
                 ))
             })
             .collect();
-        for w in &judged {
-            if let Some(why) = &w.illegal {
-                lines.push(format!(
-                    "info string candidate {} (the program's {}, score {}) is illegal: {why}",
-                    w.candidate.wire,
-                    session::ordinal(w.rank),
-                    w.candidate.score
-                ));
-            }
-        }
-        let ties = session::ties(&shown);
-        if !ties.is_empty() {
-            lines.push(format!("info string ties: {}", thoughts.tie_break));
-        }
-        lines.extend(ties.iter().map(|t| format!("info string {t}")));
-        lines.push(format!(
-            "info string {} candidates weighed, {} legal",
-            judged.len(),
-            judged.iter().filter(|w| w.legal.is_some()).count()
-        ));
+        let notes = session::candidate_notes(
+            &judged,
+            &shown,
+            thoughts.tie_break,
+            |w| w.candidate.wire.to_string(),
+            |score| score.to_string(),
+        );
+        lines.extend(notes.iter().map(|n| format!("info string {n}")));
         lines
     }
 
@@ -672,7 +660,7 @@ pub fn read_position(words: &[String]) -> Result<(Option<String>, Vec<String>), 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engines::{self, Candidate, EngineOptions, InputPath, Ties};
+    use crate::engines::{self, EngineOptions, InputPath, Ties};
     use crate::protocol::session::{SearchRequest, sent};
 
     type Action = Action_;
@@ -858,20 +846,8 @@ mod tests {
         }
     }
 
-    /// Candidates as a driver reports them: (move, raw) in the order weighed.
     fn thoughts(weighed: &[(&str, i32)], ties: Ties) -> Thoughts<UciMove> {
-        let list = weighed
-            .iter()
-            .enumerate()
-            .map(|(i, (m, raw))| Candidate {
-                seq: i as u32 + 1,
-                wire: m.parse().unwrap(),
-                raw: *raw,
-                score: 100 * (raw - 67),
-                chance: None,
-            })
-            .collect();
-        Thoughts::rank(list, ties, "the test's rule")
+        session::test_thoughts(weighed, |raw| 100 * (raw - 67), ties)
     }
 
     #[test]
