@@ -324,3 +324,35 @@ fn the_budget_is_honoured_to_the_instruction() {
         );
     }
 }
+
+#[test]
+fn a_probe_copies_each_visit_and_changes_nothing() {
+    // ld b,5; loop: ld a,b; add a,a; ld (7000),a; djnz loop; ret
+    // The probe sits on `add a,a`: it sees A = B before the doubling.
+    let code = [0x06, 5, 0x78, 0x87, 0x32, 0x00, 0x70, 0x10, 0xF9, 0xC9];
+    let run = |probe: bool| {
+        let mut zx = Zx81::new(Ram::K16, FramesMode::Slow, 3);
+        zx.load(0x6000, &code).unwrap();
+        if probe {
+            zx.probe(0x6003, |regs: &Regs, mem: &dyn Memory| {
+                vec![regs.a(), mem.peek(0x7000)]
+            });
+        }
+        assert_eq!(zx.call(0x6000, 10_000), Stop::Returned);
+        (
+            zx.busy_tstates(),
+            zx.regs(),
+            zx.peek(0x7000),
+            zx.take_samples(),
+        )
+    };
+    let (t_off, regs_off, mem_off, none) = run(false);
+    let (t_on, regs_on, mem_on, samples) = run(true);
+    assert!(none.is_empty());
+    assert_eq!((t_on, regs_on, mem_on), (t_off, regs_off, mem_off));
+    let seen: Vec<Vec<u8>> = samples.iter().map(|s| s.bytes.clone()).collect();
+    // A before the doubling, and what the previous pass stored.
+    assert_eq!(seen, [[5, 0], [4, 10], [3, 8], [2, 6], [1, 4]]);
+    assert!(samples.iter().all(|s| s.pc == 0x6003));
+    assert!(samples.windows(2).all(|w| w[0].tstates < w[1].tstates));
+}
