@@ -19,7 +19,11 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Ok(pos) = hub::parse_pydraughts_position(text) {
         let back = hub::pydraughts_position(&pos);
-        assert_eq!(hub::parse_pydraughts_position(&back).as_ref(), Ok(&pos), "{back}");
+        assert_eq!(
+            hub::parse_pydraughts_position(&back).as_ref(),
+            Ok(&pos),
+            "{back}"
+        );
     }
     if let Ok(m) = text.parse::<PdnMove>() {
         assert_eq!(m.to_string().parse::<PdnMove>().as_ref(), Ok(&m), "{m}");

@@ -11,9 +11,15 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     if let Ok(spec) = text.parse::<PlayerSpec>() {
-        assert!(!spec.name().trim().is_empty(), "{text:?} accepted without a name");
+        assert!(
+            !spec.name().trim().is_empty(),
+            "{text:?} accepted without a name"
+        );
         if let PlayerSpec::External { cmd, .. } = &spec {
-            assert!(!cmd.trim().is_empty(), "{text:?} accepted without a command");
+            assert!(
+                !cmd.trim().is_empty(),
+                "{text:?} accepted without a command"
+            );
         }
     }
 });

@@ -21,7 +21,11 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(mut zx) = Zx81::load_p(data, FramesMode::Slow, 1) {
         let _ = zx.run(BUDGET);
     }
-    for load in [Spectrum48::load_tap, Spectrum48::load_sna, Spectrum48::load_z80] {
+    for load in [
+        Spectrum48::load_tap,
+        Spectrum48::load_sna,
+        Spectrum48::load_z80,
+    ] {
         if let Ok(mut zx) = load(data) {
             let _ = zx.run(BUDGET);
         }

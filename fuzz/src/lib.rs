@@ -19,7 +19,7 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 use retrochess::engines::Catalogue;
-use retrochess::engines::{Hang, InputPath, Played, Reply};
+use retrochess::engines::{Candidate, Hang, InputPath, Played, Reply, Thoughts, Ties};
 use retrochess::machine::SplitMix64;
 use retrochess::protocol::session::{SearchRequest, Searched};
 use retrochess::protocol::{Action, FrontEnd, Input, Job};
@@ -180,6 +180,7 @@ fn reply<R: Fuzzed>(request: &SearchRequest<R>, rng: &mut SplitMix64) -> Searche
             tstates,
             authentic: Duration::from_millis(rng.range(0, 10_000_000)),
             path: InputPath::Injected("fuzz".to_string()),
+            thoughts: request.thoughts.then(|| thoughts(request, rng)),
         })
     };
     Searched {
@@ -188,6 +189,38 @@ fn reply<R: Fuzzed>(request: &SearchRequest<R>, rng: &mut SplitMix64) -> Searche
         host: Duration::from_micros(rng.range(0, 60_000_000)),
         screen: request.screen.then(|| vec!["fuzz".to_string()]),
     }
+}
+
+/// Candidates such as a driver reports when asked: legal moves and any
+/// wire at all, any raw scores, either tie rule (the front ends' MultiPV,
+/// analyze and `go analyze` output is fuzzed through them).
+fn thoughts<R: Fuzzed>(request: &SearchRequest<R>, rng: &mut SplitMix64) -> Thoughts<R::Wire> {
+    let game = &request.game;
+    let legal = game.legal_moves();
+    let weighed = (0..rng.range(0, 40))
+        .map(|seq| {
+            let wire = if !legal.is_empty() && rng.range(0, 3) > 0 {
+                let m = &legal[rng.range(0, legal.len() as u64 - 1) as usize];
+                game.rules().wire(game.position(), m)
+            } else {
+                R::any_wire(rng)
+            };
+            let raw = rng.range(0, 512) as i32 - 256;
+            Candidate {
+                seq: seq as u32 + 1,
+                wire,
+                raw,
+                score: raw.saturating_mul(rng.range(1, 100) as i32),
+                chance: (rng.range(0, 1) == 0).then(|| rng.range(0, 1) as i32),
+            }
+        })
+        .collect();
+    let ties = if rng.range(0, 1) == 0 {
+        Ties::KeepsFirst
+    } else {
+        Ties::KeepsLast
+    };
+    Thoughts::rank(weighed, ties, "fuzzed tie rule")
 }
 
 /// FNV-1a, to draw a line's schedule from its own bytes.
