@@ -21,6 +21,15 @@
 //! evaluated), `nps` and `time` from host time, and `pv` with the move
 //! played; then `info string` lines with the retro detail.
 //!
+//! `MultiPV` above 1 asks the driver for the program's candidates
+//! ([`crate::engines::Thoughts`]: every move it weighed, with its own
+//! score, read off the emulated machine during its normal search) and shows
+//! the N best legal ones in the program's own order as `info multipv K`
+//! lines. Candidates the rules refuse are named in `info string` lines,
+//! never in a `pv`, and so are the program's tie-break rule, the ties among
+//! the lines shown, and the count. `bestmove` is the program's move, judged
+//! as always.
+//!
 //! `debug on` adds `info string` lines on how the clock became a T-state
 //! budget and on `go` limits the programs cannot honour (`depth`, `nodes`,
 //! `mate`: they think their own fixed way).
