@@ -127,9 +127,19 @@ impl<R: Rules, X> Desk<R, X> {
     }
 
     /// The request `searched` answers, taken off the desk (the host's speed
-    /// learnt from it); `None` if nobody waits for it.
-    pub fn finished(&mut self, searched: &Searched<R>) -> Option<Pending<R, X>> {
-        let at = self.pending.iter().position(|p| p.id == searched.id)?;
+    /// learnt from it); `None`, with a note, if nobody waits for it.
+    pub fn finished(
+        &mut self,
+        searched: &Searched<R>,
+        out: &mut Vec<Action<R>>,
+    ) -> Option<Pending<R, X>> {
+        let Some(at) = self.pending.iter().position(|p| p.id == searched.id) else {
+            out.push(Action::Note(format!(
+                "a search nobody waits for finished (id {})",
+                searched.id
+            )));
+            return None;
+        };
         if let Ok(reply) = &searched.result {
             self.speed.observe(reply.tstates, searched.host);
         }

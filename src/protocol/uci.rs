@@ -347,11 +347,7 @@ impl Uci {
     }
 
     fn searched(&mut self, s: Searched<ChessRules>, out: &mut Vec<Action_>) {
-        let Some(search) = self.desk.finished(&s) else {
-            out.push(Action::Note(format!(
-                "a search nobody waits for finished (id {})",
-                s.id
-            )));
+        let Some(search) = self.desk.finished(&s, out) else {
             return;
         };
         let (lines, authentic) = match &s.result {

@@ -557,7 +557,7 @@ impl Xboard {
     }
 
     fn searched(&mut self, s: Searched<ChessRules>, out: &mut Vec<Action_>) {
-        let Some(search) = self.desk.finished(&s) else {
+        let Some(search) = self.desk.finished(&s, out) else {
             return;
         };
         if search.discarded {
