@@ -146,7 +146,7 @@ fn explain<R: Typed>(
             for tie in ties {
                 let _ = writeln!(out, "  {tie}");
             }
-            let legal = judged.iter().filter(|w| w.legal.is_some()).count();
+            let legal = judged.iter().filter(|w| w.legal().is_some()).count();
             let _ = writeln!(out, "{} candidates weighed, {legal} legal.", judged.len());
         }
         (None, true) => {
@@ -186,7 +186,7 @@ fn table<R: Rules>(out: &mut String, judged: &[Weighed<R>], reply: &Reply<R::Wir
             (true, Some(n)) => format!("  {n:>6}"),
             (true, None) => format!("  {:>6}", "-"),
         };
-        let verdict = match &w.illegal {
+        let verdict = match w.illegal() {
             None => "legal".to_string(),
             Some(why) => format!("illegal: {why}"),
         };

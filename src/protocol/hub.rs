@@ -92,7 +92,7 @@ use super::session::{self, Action, Change, Clock, Input, Job, Searched, Settings
 use crate::engines::{EngineInfo, OptionKind, OptionSpec, Played, Reply, Thoughts};
 use crate::rules::draughts::hub::parse_pydraughts_position;
 use crate::rules::draughts::{Draughts, HubMove, PdnMove, Position, Variant};
-use crate::rules::{Game, Rules, Verdict};
+use crate::rules::{Game, Verdict};
 
 type Action_ = Action<Draughts>;
 
@@ -662,11 +662,11 @@ fn candidate_lines(
     s: &Searched<Draughts>,
 ) -> Vec<String> {
     let judged = session::judge_thoughts(rules, pos, thoughts);
-    let legal: Vec<_> = judged.iter().filter(|w| w.legal.is_some()).collect();
+    let legal: Vec<_> = judged.iter().filter(|w| w.legal().is_some()).collect();
     // A candidate in Hub form, with every captured square if legal.
-    let hub = |w: &Weighed<Draughts>| match w.legal.as_ref().map(|l| rules.judge(pos, l)) {
-        Some(Verdict::Legal(m)) => rules.hub_move(&m),
-        _ => HubMove::from_pdn(&w.candidate.wire),
+    let hub = |w: &Weighed<Draughts>| match w.legal_move() {
+        Some(m) => rules.hub_move(m),
+        None => HubMove::from_pdn(&w.candidate.wire),
     };
     let stats = search_stats(reply, s);
     let mut lines: Vec<String> = legal

@@ -619,10 +619,26 @@ pub struct Weighed<R: Rules> {
     /// [`Thoughts::ranked`]).
     pub rank: usize,
     pub candidate: Candidate<R::Wire>,
-    /// The move as the rules write it, if legal (a `pv` may show only this).
-    pub legal: Option<R::Wire>,
+    /// The rules' verdict: the legal move with its wire as the rules write
+    /// it (a `pv` may show only this), or why they refuse it.
+    pub verdict: Result<(R::Move, R::Wire), String>,
+}
+
+impl<R: Rules> Weighed<R> {
+    /// The move as the rules write it, if legal.
+    pub fn legal(&self) -> Option<&R::Wire> {
+        self.verdict.as_ref().ok().map(|(_, wire)| wire)
+    }
+
+    /// The legal move, if legal.
+    pub fn legal_move(&self) -> Option<&R::Move> {
+        self.verdict.as_ref().ok().map(|(m, _)| m)
+    }
+
     /// Why the rules refuse it, if illegal.
-    pub illegal: Option<String>,
+    pub fn illegal(&self) -> Option<&str> {
+        self.verdict.as_ref().err().map(String::as_str)
+    }
 }
 
 /// Judges every candidate of `thoughts` in `pos`, keeping the program's
@@ -637,15 +653,17 @@ pub fn judge_thoughts<R: Rules>(
         .iter()
         .enumerate()
         .map(|(i, c)| {
-            let (legal, illegal) = match rules.judge(pos, &c.wire) {
-                Verdict::Legal(m) => (Some(rules.wire(pos, &m)), None),
-                Verdict::Illegal(_, why) => (None, Some(why.to_string())),
+            let verdict = match rules.judge(pos, &c.wire) {
+                Verdict::Legal(m) => {
+                    let wire = rules.wire(pos, &m);
+                    Ok((m, wire))
+                }
+                Verdict::Illegal(_, why) => Err(why.to_string()),
             };
             Weighed {
                 rank: i + 1,
                 candidate: c.clone(),
-                legal,
-                illegal,
+                verdict,
             }
         })
         .collect()
@@ -729,7 +747,7 @@ pub fn candidate_notes<R: Rules>(
     let mut notes: Vec<String> = judged
         .iter()
         .filter_map(|w| {
-            let why = w.illegal.as_ref()?;
+            let why = w.illegal()?;
             Some(format!(
                 "candidate {} (the program's {}, score {}) is illegal: {why}",
                 name(w),
@@ -746,7 +764,7 @@ pub fn candidate_notes<R: Rules>(
     notes.push(format!(
         "{} candidates weighed, {} legal",
         judged.len(),
-        judged.iter().filter(|w| w.legal.is_some()).count()
+        judged.iter().filter(|w| w.legal().is_some()).count()
     ));
     notes
 }

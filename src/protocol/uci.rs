@@ -450,14 +450,14 @@ impl Uci {
         let wanted = |m: &UciMove| search.extra.is_empty() || search.extra.contains(m);
         let shown: Vec<_> = judged
             .iter()
-            .filter(|w| w.legal.as_ref().is_some_and(wanted))
+            .filter(|w| w.legal().is_some_and(wanted))
             .take(n)
             .collect();
         let mut lines: Vec<String> = shown
             .iter()
             .enumerate()
             .filter_map(|(k, w)| {
-                let m = w.legal.as_ref()?;
+                let m = w.legal()?;
                 Some(format!(
                     "info multipv {} depth 1 score cp {} {stats} pv {m}",
                     k + 1,

@@ -719,11 +719,11 @@ fn candidate_lines(
     host: Duration,
 ) -> (Vec<String>, Vec<String>) {
     let judged = session::judge_thoughts(&ChessRules, pos, thoughts);
-    let legal: Vec<_> = judged.iter().filter(|w| w.legal.is_some()).collect();
+    let legal: Vec<_> = judged.iter().filter(|w| w.legal().is_some()).collect();
     let thinking = legal
         .iter()
         .rev()
-        .map(|w| thinking_line(w.candidate.score, reply, host, w.legal.as_ref()))
+        .map(|w| thinking_line(w.candidate.score, reply, host, w.legal()))
         .collect();
     let notes = session::candidate_notes(
         &judged,
