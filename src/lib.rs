@@ -9,12 +9,16 @@
 //!   move judged, with reasons.
 //! - [`engines`]: one driver per program, behind [`engines::Engine`],
 //!   generic over the rules.
+//! - [`picture`]: pictures of the emulated screens (PNG), from display
+//!   memory, with our own character set.
 //! - [`protocol`]: UCI and CECP as state machines over lines, on one
 //!   protocol core (session, worker, search desk).
 //! - [`runner`]: the match runner, generic over the game.
 
 pub mod engines;
 pub mod machine;
+pub mod picture;
 pub mod protocol;
 pub mod rules;
 pub mod runner;
+pub mod serve;

@@ -138,7 +138,8 @@ enum Command {
         #[arg(long)]
         rules: Option<String>,
     },
-    /// Print the engine's emulated screen after start-up.
+    /// Print the engine's emulated screen after start-up (or after
+    /// `--play`), as text or as a PNG picture.
     Screen {
         /// Engine to show.
         #[arg(long, short)]
@@ -146,6 +147,36 @@ enum Command {
         /// ANSI reverse video instead of plain text.
         #[arg(long)]
         color: bool,
+        /// Write a PNG picture of the screen, pixel for pixel, to this file.
+        #[arg(long, value_name = "FILE")]
+        png: Option<std::path::PathBuf>,
+        /// Enlarge the picture this many times (1 to 8).
+        #[arg(long, default_value_t = 2)]
+        scale: usize,
+        /// Your moves, separated by spaces; the engine answers each (as in
+        /// `retrochess serve`), and the screen is shown after the last answer.
+        #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
+        play: Option<String>,
+        /// Your colour with --play (default: White in chess, Black in draughts).
+        #[arg(long, value_enum)]
+        person: Option<Side>,
+        /// The draughts rules: english (default) or zx81-1k.
+        #[arg(long)]
+        rules: Option<String>,
+    },
+    /// A local web page to play any engine, beside its emulated screen.
+    Serve {
+        /// Address to listen on (default 127.0.0.1:8481). Anything other than
+        /// a loopback address is reachable from other machines: a warning is
+        /// printed.
+        #[arg(long, value_name = "ADDR")]
+        listen: Option<String>,
+        /// Games played at once; the next new game is refused with a message.
+        #[arg(long, default_value_t = 32)]
+        max_games: usize,
+        /// Minutes after which a game nobody asks about is dropped.
+        #[arg(long, default_value_t = 15)]
+        idle_minutes: u64,
     },
     /// Benchmark: a fixed, seeded sequence of engine moves, and the bare emulator's rate.
     Bench {
@@ -164,6 +195,15 @@ enum Command {
 enum Side {
     White,
     Black,
+}
+
+impl Side {
+    fn color(self) -> shakmaty::Color {
+        match self {
+            Side::White => shakmaty::Color::White,
+            Side::Black => shakmaty::Color::Black,
+        }
+    }
 }
 
 impl EngineArgs {
@@ -266,7 +306,32 @@ fn main() -> ExitCode {
             };
             cli::explain::run(&request, &options)
         }
-        Some(Command::Screen { engine, color }) => cli::screen(&pick(engine), &options, color),
+        Some(Command::Screen {
+            engine,
+            color,
+            png,
+            scale,
+            play,
+            person,
+            rules,
+        }) => {
+            let engine = pick(engine);
+            let request = cli::screen::Request {
+                engine: &engine,
+                ansi: color,
+                png: png.as_deref(),
+                scale,
+                play: play.as_deref(),
+                person: person.map(Side::color),
+                rules: rules.as_deref(),
+            };
+            cli::screen::run(&request, &options)
+        }
+        Some(Command::Serve {
+            listen,
+            max_games,
+            idle_minutes,
+        }) => cli::serve::run(listen.as_deref(), max_games, idle_minutes, &options),
         Some(Command::Bench { engine, moves }) => cli::bench::run(&pick(engine), &options, moves),
         Some(Command::Engines) => {
             for entry in engines::catalogue() {

@@ -436,6 +436,10 @@ impl Engine<Draughts> for BakerDraughts {
     fn screen(&mut self) -> Option<TextScreen> {
         Some(self.zx.screen())
     }
+
+    fn display(&mut self) -> Option<crate::machine::Display> {
+        Some(self.zx.display())
+    }
 }
 
 /// The probe at [`COMPARE`]: the working-board byte one step from the

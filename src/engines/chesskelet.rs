@@ -983,6 +983,10 @@ impl Engine<ChessRules> for ChesSkelet {
     fn screen(&mut self) -> Option<TextScreen> {
         Some(self.session.zx.screen())
     }
+
+    fn display(&mut self) -> Option<crate::machine::Display> {
+        Some(self.session.zx.display())
+    }
 }
 
 /// A reply without a move: a dead end (no candidate: the program's own end

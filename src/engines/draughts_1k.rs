@@ -411,6 +411,10 @@ impl Engine<Draughts> for Draughts1K {
     fn screen(&mut self) -> Option<TextScreen> {
         Some(self.zx.screen())
     }
+
+    fn display(&mut self) -> Option<crate::machine::Display> {
+        Some(self.zx.display())
+    }
 }
 
 /// EVAL's verdict on one direction, as a rung of the routine's ladder

@@ -24,7 +24,7 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::machine::{Core, MachineError, Stop, TextScreen};
+use crate::machine::{Core, Display, MachineError, Stop, TextScreen};
 use crate::rules::chess::ChessRules;
 use crate::rules::draughts::Draughts;
 use crate::rules::{Game, HangKind, Rules};
@@ -328,6 +328,12 @@ pub trait Engine<R: Rules>: Send {
 
     /// The emulated screen as it is now; `None` for a native engine.
     fn screen(&mut self) -> Option<TextScreen>;
+
+    /// The emulated machine's display memory as it is now, for a picture
+    /// (`crate::picture`); `None` for a native engine.
+    fn display(&mut self) -> Option<Display> {
+        None
+    }
 
     /// For `bench`: the program's search of `pos` run once by the driver's
     /// harness and once on a bare emulator with nothing between

@@ -526,6 +526,10 @@ impl Engine<ChessRules> for OneKZxChess {
         Some(self.zx.screen())
     }
 
+    fn display(&mut self) -> Option<crate::machine::Display> {
+        Some(self.zx.display())
+    }
+
     fn raw_rate(&mut self, pos: &Chess) -> Option<RateSample> {
         self.setup_search(pos);
         let start = std::time::Instant::now();

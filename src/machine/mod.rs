@@ -18,7 +18,9 @@
 //! - [`spectrum`]: the 48K Spectrum, its ROM traps and interrupt, `RST 16`
 //!   printing, `.tap` tapes and `.sna`/`.z80` snapshots.
 
+pub mod charset;
 pub mod cpu;
+pub mod display;
 pub mod emulator;
 pub mod profile;
 pub mod rng;
@@ -31,6 +33,7 @@ use std::io::Read;
 use std::path::Path;
 
 pub use cpu::{Memory, Regs};
+pub use display::Display;
 pub use emulator::{CALL_RETURN, Resume, Trap};
 pub use rng::SplitMix64;
 pub use screen::{Cell, ScreenStyle, TextScreen};

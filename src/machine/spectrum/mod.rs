@@ -24,10 +24,12 @@
 //! The ROM routines are in [`rom`], `RST 16` printing in [`print`], tapes in
 //! [`tap`], snapshots in [`snapshot`].
 //!
-//! Not emulated: the display bitmap (the screen is the text the print trap
-//! received), the lower screen, sound, tape signals, and the contention of
+//! The display file and attributes hold what the print trap drew there
+//! ([`display`], with our own character set: the ROM's patterns are not
+//! used); the text screen is kept beside them. Not emulated: the lower screen, sound, tape signals, and the contention of
 //! the lower 16K of RAM by the ULA (code and data there run at full speed).
 
+pub mod display;
 pub mod print;
 pub mod rom;
 pub mod snapshot;
@@ -117,6 +119,9 @@ pub struct SpectrumBus {
     /// An interrupt is being taken: the ROM handler's `EI; RET` is read at
     /// the vector.
     in_irq: bool,
+    /// The border colour, bits 0–2 of the last OUT to an even port (the
+    /// ULA); 7 (white) as the ROM leaves it at power-on.
+    border: u8,
 }
 
 impl SpectrumBus {
@@ -128,6 +133,7 @@ impl SpectrumBus {
             polled_now: Cell::new(false),
             waiting: Cell::new(false),
             in_irq: false,
+            border: 7,
         }
     }
 
@@ -207,6 +213,14 @@ impl Bus for SpectrumBus {
 
     fn take_fault(&mut self) -> Option<Fault> {
         self.fault.take()
+    }
+
+    /// The ULA answers every even port: bits 0–2 are the border colour
+    /// (bits 3 and 4, MIC and the speaker, are not emulated).
+    fn output(&mut self, port: u16, value: u8) {
+        if port & 1 == 0 {
+            self.border = value & 7;
+        }
     }
 
     fn ram(&self) -> &[u8] {
@@ -430,6 +444,17 @@ impl Spectrum48 {
     /// The text printed on the screen.
     pub fn screen(&self) -> TextScreen {
         self.dev.printer.screen().clone()
+    }
+
+    /// The display as the ULA shows it: bitmap, attributes and border.
+    pub fn display(&self) -> crate::machine::Display {
+        let start = usize::from(display::BITMAP);
+        let mut memory = Box::new([0u8; display::DISPLAY_BYTES]);
+        memory.copy_from_slice(&self.emu.bus().mem[start..start + display::DISPLAY_BYTES]);
+        crate::machine::Display::Spectrum {
+            memory,
+            border: self.emu.bus().border,
+        }
     }
 
     /// Was the cell printed with BRIGHT 1?

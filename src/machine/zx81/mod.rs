@@ -428,6 +428,26 @@ impl Zx81 {
         tape::basic_number(self.emu.bus(), name)
     }
 
+    /// The display file (at D_FILE) as the video reads it: 24 lines of 32
+    /// codes, collapsed lines padded with spaces.
+    pub fn display(&self) -> crate::machine::Display {
+        let mut codes = Box::new([0u8; 768]);
+        let mut addr = self.peek16(sysvar::D_FILE).wrapping_add(1);
+        for row in 0..TextScreen::ROWS {
+            for col in 0..=TextScreen::COLS {
+                let code = self.peek(addr);
+                addr = addr.wrapping_add(1);
+                if code == 0x76 {
+                    break;
+                }
+                if col < TextScreen::COLS {
+                    codes[row * TextScreen::COLS + col] = code;
+                }
+            }
+        }
+        crate::machine::Display::Zx81 { codes }
+    }
+
     /// Decodes the display file (at D_FILE) into a text screen. Collapsed
     /// lines (shorter than 32 characters) are padded with blanks.
     pub fn screen(&self) -> TextScreen {
