@@ -157,7 +157,8 @@ enum Command {
         /// `retrochess serve`), and the screen is shown after the last answer.
         #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
         play: Option<String>,
-        /// Your colour with --play (default: White in chess, Black in draughts).
+        /// Your colour with --play (default: Black in chess, White in draughts:
+        /// the program moves first, as on its machine).
         #[arg(long, value_enum)]
         person: Option<Side>,
         /// The draughts rules: english (default) or zx81-1k.

@@ -52,7 +52,7 @@ pub fn run(req: &Request<'_>, options: &EngineOptions) -> Result<(), CliError> {
                     let mut e = ChessRules::create(id, options)?;
                     (e.screen(), e.display())
                 }
-                Some(moves) => replay(ChessRules, req, moves, options, Color::White)?,
+                Some(moves) => replay(ChessRules, req, moves, options, Color::Black)?,
             }
         }
         GameKind::Draughts => {
@@ -66,7 +66,7 @@ pub fn run(req: &Request<'_>, options: &EngineOptions) -> Result<(), CliError> {
                     let mut e = Draughts::create(id, options)?;
                     (e.screen(), e.display())
                 }
-                Some(moves) => replay(Draughts::new(variant), req, moves, options, Color::Black)?,
+                Some(moves) => replay(Draughts::new(variant), req, moves, options, Color::White)?,
             }
         }
     };

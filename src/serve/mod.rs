@@ -229,9 +229,11 @@ impl Server {
             return Answer::error(404, &EngineError::Unknown(id.clone()).to_string());
         };
         let person = match form.get("color").map(String::as_str) {
+            // As `retrochess play`: the program moves first (White in
+            // chess, Black in draughts), as it did on its machine.
             None | Some("") => match entry.game {
-                GameKind::Chess => Color::White,
-                GameKind::Draughts => Color::Black,
+                GameKind::Chess => Color::Black,
+                GameKind::Draughts => Color::White,
             },
             Some("white") => Color::White,
             Some("black") => Color::Black,

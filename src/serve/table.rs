@@ -396,7 +396,6 @@ impl<R: PageRules> Table<R> {
         tag(&mut s, "White", &white);
         tag(&mut s, "Black", &black);
         tag(&mut s, "Result", result);
-        tag(&mut s, "GameType", R::KIND);
         tag(&mut s, "Engine", &self.engine_id);
         tag(&mut s, "EngineSeed", &self.seed.to_string());
         s.push('\n');

@@ -45,7 +45,7 @@ async function init() {
     $("engine").appendChild(o);
   }
   $("engine").addEventListener("change", () => {
-    $("color").value = gameOf($("engine").value) === "draughts" ? "black" : "white";
+    $("color").value = gameOf($("engine").value) === "draughts" ? "white" : "black";
     syncForm();
   });
   $("setup").addEventListener("submit", (ev) => { ev.preventDefault(); newGame(); });
