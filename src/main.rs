@@ -120,6 +120,10 @@ enum Command {
         /// Show the emulated screen with ANSI reverse video.
         #[arg(long)]
         ansi: bool,
+        /// Write a PNG picture of the emulated screen to this directory after
+        /// every move (ply-000.png, ply-001.png, ...).
+        #[arg(long, value_name = "DIR")]
+        png_dir: Option<std::path::PathBuf>,
     },
     /// Show how the program weighs a position: every candidate move with
     /// its own score, the order it weighed them, its tie-break, each move's
@@ -285,12 +289,20 @@ fn main() -> ExitCode {
             color,
             rules,
             ansi,
+            png_dir,
         }) => {
             let person = color.map(|c| match c {
                 Side::White => shakmaty::Color::White,
                 Side::Black => shakmaty::Color::Black,
             });
-            cli::play::run(&pick(engine), &options, person, rules.as_deref(), ansi)
+            cli::play::run(
+                &pick(engine),
+                &options,
+                person,
+                rules.as_deref(),
+                ansi,
+                png_dir.as_deref(),
+            )
         }
         Some(Command::Explain {
             engine,
