@@ -20,7 +20,7 @@
 //! |---|---|---|
 //! | GET | `/` | the page |
 //! | GET | `/api/engines` | the built-in engines and their game |
-//! | POST | `/api/games` | form `engine`, `color` (`white`/`black`), `rules` (draughts), `illegal` (`play`/`resign`): a new game (the engine moves first if it has White) |
+//! | POST | `/api/games` | form `engine`, `color` (`white`/`black`), `rules` (draughts), `illegal` (`play`/`resign`), `seed` (optional: what the machine leaves to chance; random if absent): a new game (the engine moves first if it has the first move) |
 //! | GET | `/api/games/{id}` | the game's state |
 //! | POST | `/api/games/{id}/move` | form `move`: the person's move, judged, then the engine's answer; `422` with the reason if illegal |
 //! | POST | `/api/games/{id}/takeback` | back to the person's previous turn |
@@ -269,12 +269,19 @@ impl Server {
                 return a;
             }
         }
+        let seed = match form.get("seed").filter(|s| !s.is_empty()) {
+            None => None,
+            Some(s) => match s.parse::<u64>() {
+                Ok(n) => Some(n),
+                Err(_) => {
+                    return Answer::error(400, &format!("seed {s:?}: expected a whole number"));
+                }
+            },
+        };
         let (game_id, seed) = {
             let mut rng = lock(&self.rng);
-            (
-                format!("{:016x}", rng.next_u64()),
-                rng.next_u64() % 1_000_000,
-            )
+            let id = format!("{:016x}", rng.next_u64());
+            (id, seed.unwrap_or_else(|| rng.next_u64() % 1_000_000))
         };
         let options = EngineOptions {
             seed,

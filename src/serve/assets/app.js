@@ -67,6 +67,9 @@ async function newGame() {
   if (old) { await api("DELETE", `/api/games/${old}`); }
   const form = { engine: $("engine").value, color: $("color").value, illegal: $("illegal").value };
   if (gameOf(form.engine) === "draughts") form.rules = $("rules").value;
+  // ?seed=N in the page's address: the same seed, the same game.
+  const seed = new URLSearchParams(location.search).get("seed");
+  if (seed) form.seed = seed;
   const r = await api("POST", "/api/games", form);
   busy = false;
   if (!r.ok) { $("status").textContent = ""; $("verdict").textContent = r.body.error; return; }
