@@ -339,17 +339,16 @@ impl<R: PageRules> Table<R> {
     /// game returns to the person's previous turn. Returns whether anything
     /// was taken back.
     pub fn take_back(&mut self) -> bool {
-        let start = self.game.moves().len();
-        // Back to before the person's last move.
-        while !self.game.moves().is_empty() {
-            let mover = self.game.turn().other();
-            self.game.pop();
-            if mover == self.person {
-                break;
-            }
-        }
-        if self.game.moves().len() == start {
+        let first = self.game.rules().turn(self.game.root());
+        let mover = |ply: usize| if ply % 2 == 0 { first } else { first.other() };
+        let Some(last) = (0..self.game.moves().len())
+            .rev()
+            .find(|&ply| mover(ply) == self.person)
+        else {
             return false;
+        };
+        while self.game.moves().len() > last {
+            self.game.pop();
         }
         self.stopped = None;
         self.last = None;
