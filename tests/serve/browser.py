@@ -191,6 +191,8 @@ def main():
             time.sleep(0.1)
         wd.start(profile)
         run(wd, url, binary, shots)
+        if shots:
+            other_games(wd, url, shots)
         print("browser test: ok")
     finally:
         if wd.session:
@@ -228,8 +230,6 @@ def run(wd, url, binary, shots):
     picture = screen_bytes(wd)
     if picture != cli_screen(binary, []):
         fail("the first screen differs from `retrochess screen`")
-    if shots:
-        wd.screenshot(os.path.join(shots, "serve-1k-zx-chess-start.png"))
 
     # 3. An illegal move, by clicks: refused with its reason, nothing changes.
     wd.click("rect[data-square=a7]")
@@ -313,6 +313,29 @@ def run(wd, url, binary, shots):
     else:
         fail(f"finished game with result {result}")
     print(f"browser test: PGN replays in python-chess: {len(ucis)} plies, {result} ({state['over']})")
+
+
+def other_games(wd, url, shots):
+    """Screenshots for the docs: ChesSkelet and Draughts 1K after a move."""
+    for engine, color, name in [("chesskelet", "black", "serve-chesskelet.png"),
+                                ("draughts-1k", "white", "serve-draughts-1k.png")]:
+        old = wd.js("return sessionStorage.getItem('game')")
+        wd.js(f"document.getElementById('engine').value = '{engine}';"
+              "document.getElementById('engine').dispatchEvent(new Event('change'));"
+              f"document.getElementById('color').value = '{color}';")
+        wd.click("#new-game")
+        wd.wait(f"return sessionStorage.getItem('game') && sessionStorage.getItem('game') !== '{old}'"
+                " && document.getElementById('screen').dataset.ply !== undefined", f"a {engine} game")
+        state = page_state(wd)
+        move = sorted(state["legal"])[0]
+        plies = len(state["moves"])
+        parts = move.replace("x", "-").split("-")
+        frm, to = (parts[0], parts[-1]) if state["game"] == "draughts" else (move[:2], move[2:4])
+        wd.click(f"rect[data-square='{frm}']")
+        wd.click(f"rect[data-square='{to}']")
+        wd.wait(f"return document.getElementById('screen').dataset.ply > {plies}", f"{engine}'s answer")
+        screen_bytes(wd)
+        wd.screenshot(os.path.join(shots, name))
 
 
 if __name__ == "__main__":
