@@ -5,8 +5,8 @@
 //! patterns live in its ROM. The printable characters are drawn afresh in
 //! `charset.txt` (a 5-wide dot-matrix style of our own) to the characters'
 //! published descriptions: the character-set tables of the ZX81 manual
-//! (chapter 23 and appendix A: 64 characters, codes 0–63, and their inverse
-//! video, codes 128–191) and of the ZX Spectrum manual (appendix A: codes
+//! (appendix A, "The character set": 64 characters, codes 0–63, and their
+//! inverse video, codes 128–191) and of the ZX Spectrum manual (appendix A: codes
 //! 32–127, with `£` at 96, `↑` at 94 and `©` at 127; 128–143 the block
 //! graphics). They look like neither machine's own font, and no program here
 //! reads the patterns back.

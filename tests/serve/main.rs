@@ -1,7 +1,7 @@
 //! Evidence for `retrochess serve` (`src/serve/`, `src/cli/serve.rs`): the
 //! real binary on a loopback port, asked over plain TCP (bad input and
 //! misuse, each with its specific HTTP status, the server serving on), and
-//! driven in a real Chromium through WebDriver (`browser.py`).
+//! driven in a real Chromium through WebDriver (`tests/peers/browser.py`).
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -202,7 +202,9 @@ fn a_game_is_played_judged_taken_back_and_recorded() {
     assert!(!record.contains("22-17"), "taken back: {record}");
 }
 
-/// The page in a real Chromium: see `browser.py` for the steps.
+/// The page in a real Chromium: see `tests/peers/browser.py` for the steps.
+/// With `RETROCHESS_SCREENSHOTS=DIR` it also saves the screenshots of
+/// `docs/screenshots/` there.
 #[test]
 fn the_page_plays_a_whole_game_in_chromium() {
     let python = common::python_chess();
@@ -219,7 +221,7 @@ fn the_page_plays_a_whole_game_in_chromium() {
     let s = serve(&[]);
     let shots = std::env::var("RETROCHESS_SCREENSHOTS").unwrap_or_default();
     let mut cmd = Command::new(python);
-    cmd.arg(common::repo("tests/serve/browser.py"))
+    cmd.arg(common::repo("tests/peers/browser.py"))
         .arg(format!("http://{}/", s.addr))
         .arg(env!("CARGO_BIN_EXE_retrochess"));
     if !shots.is_empty() {
