@@ -188,3 +188,36 @@ impl fmt::Display for PictureError {
 }
 
 impl std::error::Error for PictureError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spectrum_pixels_follow_bitmap_and_attributes() {
+        let mut memory = Box::new([0u8; 6912]);
+        memory[0] = 0b1000_0001; // row 0, line 0, column 0
+        memory[6144] = 0x40 | (1 << 3) | 2; // BRIGHT, PAPER blue, INK red
+        let p = Picture::of(&Display::Spectrum { memory, border: 4 });
+        assert_eq!(p.pixel(0, 0), [0, 0xD7, 0]); // green border
+        assert_eq!(p.pixel(BORDER_X, BORDER_Y), [0xFF, 0, 0]); // ink, bright red
+        assert_eq!(p.pixel(BORDER_X + 1, BORDER_Y), [0, 0, 0xFF]); // paper
+        assert_eq!(p.pixel(BORDER_X + 7, BORDER_Y), [0xFF, 0, 0]);
+        // Cell (0, 1) has attribute 0: black on black.
+        assert_eq!(p.pixel(BORDER_X + 8, BORDER_Y), [0, 0, 0]);
+    }
+
+    #[test]
+    fn scaled_png_has_the_size_asked() {
+        let p = Picture::of(&Display::Zx81 {
+            codes: Box::new([0x80; 768]),
+        });
+        assert_eq!(p.pixel(BORDER_X, BORDER_Y), [0, 0, 0]);
+        assert_eq!(p.pixel(0, 0), [0xFF; 3]);
+        let png = p.png(3).unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+        // IHDR: width and height, big-endian, at bytes 16..24.
+        assert_eq!(u32::from_be_bytes(png[16..20].try_into().unwrap()), 960);
+        assert_eq!(u32::from_be_bytes(png[20..24].try_into().unwrap()), 720);
+    }
+}

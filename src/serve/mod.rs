@@ -113,8 +113,8 @@ impl Answer {
 
 /// A game of either kind.
 enum AnyTable {
-    Chess(Table<ChessRules>),
-    Draughts(Table<Draughts>),
+    Chess(Box<Table<ChessRules>>),
+    Draughts(Box<Table<Draughts>>),
 }
 
 /// Runs `$body` with `$t` bound to the table of either game.
@@ -292,7 +292,8 @@ impl Server {
                 if form.get("rules").is_some_and(|r| !r.is_empty()) {
                     return Answer::error(400, &format!("rules: {id} plays chess"));
                 }
-                Table::new(ChessRules, id, &options, person, illegal).map(AnyTable::Chess)
+                Table::new(ChessRules, id, &options, person, illegal)
+                    .map(|t| AnyTable::Chess(Box::new(t)))
             }
             GameKind::Draughts => {
                 let rules = form.get("rules").map_or("english", String::as_str);
@@ -302,7 +303,7 @@ impl Server {
                     Err(e) => return Answer::error(400, &format!("rules: {e}")),
                 };
                 Table::new(Draughts::new(variant), id, &options, person, illegal)
-                    .map(AnyTable::Draughts)
+                    .map(|t| AnyTable::Draughts(Box::new(t)))
             }
         };
         let mut table = match made {
@@ -674,6 +675,45 @@ fn header(k: &str, v: &str) -> tiny_http::Header {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn post(server: &Server, url: &str, body: &str) -> Answer {
+        server.handle(&Request {
+            method: "POST",
+            url,
+            body,
+        })
+    }
+
+    #[test]
+    fn idle_games_are_dropped_and_the_limit_holds() {
+        let limits = Limits {
+            max_games: 1,
+            idle: Duration::from_millis(50),
+        };
+        let server = Server::new(limits, EngineOptions::default());
+        let a = post(&server, "/api/games", "engine=draughts-1k&seed=1");
+        assert_eq!(a.status, 201);
+        let b = post(&server, "/api/games", "engine=draughts-1k");
+        assert_eq!(b.status, 503);
+        assert!(String::from_utf8_lossy(&b.body).contains("limit is 1"));
+        assert_eq!(server.games(), 1);
+        std::thread::sleep(Duration::from_millis(80));
+        // The next new game finds the idle one dropped.
+        let c = post(&server, "/api/games", "engine=draughts-1k");
+        assert_eq!(c.status, 201);
+        assert_eq!(server.games(), 1);
+        let id = String::from_utf8_lossy(&a.body)
+            .split('"')
+            .nth(3)
+            .unwrap()
+            .to_string();
+        let gone = server.handle(&Request {
+            method: "GET",
+            url: &format!("/api/games/{id}"),
+            body: "",
+        });
+        assert_eq!(gone.status, 404);
+    }
 
     #[test]
     fn forms_are_decoded_and_bad_ones_refused() {

@@ -340,7 +340,13 @@ impl<R: PageRules> Table<R> {
     /// was taken back.
     pub fn take_back(&mut self) -> bool {
         let first = self.game.rules().turn(self.game.root());
-        let mover = |ply: usize| if ply % 2 == 0 { first } else { first.other() };
+        let mover = |ply: usize| {
+            if ply.is_multiple_of(2) {
+                first
+            } else {
+                first.other()
+            }
+        };
         let Some(last) = (0..self.game.moves().len())
             .rev()
             .find(|&ply| mover(ply) == self.person)

@@ -518,6 +518,7 @@ impl Default for Spectrum48 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::machine::Display;
 
     /// A machine running `code` at 0x8000 with the stack at 0xFF00.
     fn with_code(code: &[u8]) -> Spectrum48 {
@@ -558,6 +559,55 @@ mod tests {
         assert_eq!(zx.screen().row_text(0), "abc");
         assert!(zx.bright(0, 0));
         assert!(!zx.bright(0, 1));
+    }
+
+    #[test]
+    fn printing_draws_into_the_display_file_and_out_sets_the_border() {
+        // BRIGHT 1, 'a', BRIGHT 0, INVERSE 1, AT 9,31, 'b', then
+        // ld a,2; out ($FE),a (a red border); jr $
+        let mut zx = with_code(&[
+            0x3E, 19, 0xD7, 0x3E, 1, 0xD7, 0x3E, b'a', 0xD7, 0x3E, 19, 0xD7, 0xAF, 0xD7, 0x3E, 20,
+            0xD7, 0x3E, 1, 0xD7, 0x3E, 22, 0xD7, 0x3E, 9, 0xD7, 0x3E, 31, 0xD7, 0x3E, b'b', 0xD7,
+            0x3E, 2, 0xD3, 0xFE, 0x18, 0xFE,
+        ]);
+        assert!(matches!(zx.run(1_000_000), Stop::Stuck { .. }));
+        let Display::Spectrum { memory, border } = zx.display() else {
+            panic!("a Spectrum display");
+        };
+        assert_eq!(border, 2);
+        let a = crate::machine::charset::glyph('a').unwrap();
+        let b = crate::machine::charset::glyph('b').unwrap();
+        for line in 0..8 {
+            let at = |r, c| usize::from(display::bitmap_address(r, c, line)) - 0x4000;
+            assert_eq!(memory[at(0, 0)], a[line], "line {line} of 'a'");
+            assert_eq!(memory[at(9, 31)], !b[line], "line {line} of inverse 'b'");
+        }
+        // Row 9 is in the second third: 0x4800 + 1 << 5 + 31.
+        assert_eq!(display::bitmap_address(9, 31, 0), 0x483F);
+        assert_eq!(memory[6144], 0x78, "ATTR_P 0x38 with BRIGHT");
+        assert_eq!(memory[6144 + 9 * 32 + 31], 0x38);
+    }
+
+    #[test]
+    fn scrolling_moves_the_display_file_with_the_text() {
+        // AT 1,0; 'x'; AT 21,0; CR (the upper screen scrolls); jr $
+        let mut code = Vec::new();
+        for byte in [22, 1, 0, b'x', 22, 21, 0, 13] {
+            code.extend([0x3E, byte, 0xD7]);
+        }
+        code.extend([0x18, 0xFE]);
+        let mut zx = with_code(&code);
+        assert!(matches!(zx.run(1_000_000), Stop::Stuck { .. }));
+        assert_eq!(zx.screen().row_text(0), "x");
+        let Display::Spectrum { memory, .. } = zx.display() else {
+            panic!("a Spectrum display");
+        };
+        let x = crate::machine::charset::glyph('x').unwrap();
+        for line in 0..8 {
+            let at = |r| usize::from(display::bitmap_address(r, 0, line)) - 0x4000;
+            assert_eq!(memory[at(0)], x[line]);
+            assert_eq!(memory[at(1)], 0, "row 1 moved up");
+        }
     }
 
     #[test]
