@@ -405,22 +405,9 @@ impl<R: PageRules> Table<R> {
         tag(&mut s, "EngineSeed", &self.seed.to_string());
         s.push('\n');
         let mut tokens = R::movetext(&self.game);
-        tokens.push(format!("{{{}}}", why.replace('}', ")")));
+        tokens.push(crate::runner::pgn::comment_token(&why));
         tokens.push(result.to_string());
-        let mut line = String::new();
-        for t in tokens {
-            if !line.is_empty() && line.len() + 1 + t.len() > 79 {
-                s.push_str(&line);
-                s.push('\n');
-                line.clear();
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(&t);
-        }
-        s.push_str(&line);
-        s.push_str("\n\n");
+        crate::runner::pgn::push_movetext(&mut s, tokens);
         s
     }
 

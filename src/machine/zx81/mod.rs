@@ -335,14 +335,9 @@ impl Model<Zx81Bus> for Zx81Devices {
     /// 32 characters) are padded with blanks.
     fn screen(&self, emu: &Emulator<Zx81Bus>) -> TextScreen {
         let mut screen = TextScreen::default();
-        let mut addr = emu.peek16(sysvar::D_FILE).wrapping_add(1);
-        for row in 0..TextScreen::ROWS {
-            for col in 0..=TextScreen::COLS {
-                let code = emu.peek(addr);
-                addr = addr.wrapping_add(1);
-                if code == 0x76 {
-                    break;
-                }
+        if let crate::machine::Display::Zx81 { codes } = self.display(emu) {
+            for (i, &code) in codes.iter().enumerate() {
+                let (row, col) = (i / TextScreen::COLS, i % TextScreen::COLS);
                 screen.set(row, col, code_to_cell(code));
             }
         }
