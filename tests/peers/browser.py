@@ -10,7 +10,9 @@ Steps (each failure exits non-zero with the reason):
  2. open the page with ?seed=3, choose 1K ZX Chess, Black, start a new game;
  3. try an illegal move by clicking a7 then a4: the page must refuse it
     and show the arbiter's reason, and the game must not change;
- 4. play the game to its end by clicking moves (the first by dragging),
+ 4. play the game to its end by clicking moves (the first by dragging,
+    with authentic thinking time: the answer must not show before the
+    original machine's time has passed),
     chosen by a fixed policy (mate in one, else the most valuable capture,
     else the first legal move in UCI order);
  5. after every move the engine answered, the screen picture must differ
@@ -254,7 +256,20 @@ def run(wd, url, binary, shots):
         frm, to = move[:2], move[2:4]
         plies = len(state["moves"])
         if first:
+            # The first move with authentic thinking time: the page holds
+            # the answer back as long as the ZX81 took.
+            wd.js("document.getElementById('authentic').checked = true")
+            t0 = time.time()
             wd.drag(f"rect[data-square={frm}]", f"rect[data-square={to}]")
+            wd.wait("return document.getElementById('status').textContent.includes("
+                    "'is thinking (as long as on the')", "the authentic wait")
+            wd.wait(f"return document.getElementById('screen').dataset.ply > {plies}", f"the answer to {move}")
+            waited = time.time() - t0
+            wd.js("document.getElementById('authentic').checked = false")
+            authentic = page_state(wd)["last"]["authentic_ms"] / 1000
+            if waited < authentic:
+                fail(f"authentic time: the answer came after {waited:.1f} s, the ZX81 took {authentic:.1f} s")
+            print(f"browser test: authentic time: answer shown after {waited:.1f} s (ZX81: {authentic:.1f} s)")
             first = False
         else:
             wd.click(f"rect[data-square={frm}]")
