@@ -18,7 +18,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::time::Duration;
 
 use crate::engines::{
-    self, Candidate, Catalogue, Engine, EngineError, EngineInfo, EngineOptions, Entry, InputPath,
+    Candidate, Catalogue, Engine, EngineError, EngineInfo, EngineOptions, Entry, InputPath,
     OptionKind, OptionSpec, Played, Reply, Thoughts,
 };
 use crate::machine::ScreenStyle;
@@ -259,7 +259,7 @@ impl Settings {
         Settings {
             engine,
             declared: (entry.options)(),
-            has_screen: entry.info.machine != engines::NATIVE,
+            has_screen: entry.has_screen,
             illegal: IllegalPolicy::Play,
             authentic: false,
             time_scale: 100,
@@ -395,7 +395,7 @@ impl Settings {
 pub(crate) fn test_thoughts<W: std::str::FromStr>(
     weighed: &[(&str, i32)],
     score: fn(i32) -> i32,
-    ties: engines::Ties,
+    ties: crate::engines::Ties,
 ) -> Thoughts<W>
 where
     W::Err: fmt::Debug,
@@ -813,6 +813,7 @@ impl fmt::Display for IllegalPolicy {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines;
 
     #[test]
     fn options_parse_and_refuse() {
