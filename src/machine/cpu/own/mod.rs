@@ -33,17 +33,22 @@ const HL: u8 = 0;
 const IX: u8 = 1;
 const IY: u8 = 2;
 
+/// Indexes of the registers in [`Own::r8`].
+const RB: usize = 0;
+const RC: usize = 1;
+const RD: usize = 2;
+const RE: usize = 3;
+const RH: usize = 4;
+const RL: usize = 5;
+const RF: usize = 6;
+const RA: usize = 7;
+
 /// A Z80 and its T-state counter.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Own {
-    a: u8,
-    f: u8,
-    b: u8,
-    c: u8,
-    d: u8,
-    e: u8,
-    h: u8,
-    l: u8,
+    /// B C D E H L F A, in the order of an opcode's register field (F in
+    /// the place of 6, the memory operand).
+    r8: [u8; 8],
     ix: u16,
     iy: u16,
     sp: u16,
@@ -63,15 +68,51 @@ pub struct Own {
     /// The internal address register (WZ) whose high byte `BIT b,(HL)`
     /// shows in flag bits 3 and 5.
     memptr: u16,
-    /// The instruction being run changed the flags (Q is F, not 0).
-    q: bool,
-    /// The instruction before it did.
-    q_before: bool,
-    /// The instruction just run was `EI`: no interrupt is accepted now.
-    after_ei: bool,
+    /// When the last instruction that changed the flags ended (T-states;
+    /// `NEVER` if forgotten): Q holds F if that is when `SCF`/`CCF`
+    /// starts, 0 otherwise. (Every instruction takes time, so nothing
+    /// needs to be noted per instruction.)
+    q_at: u64,
+    /// When the last `EI` ended: no interrupt is accepted at that time.
+    ei_at: u64,
     halted: bool,
     tstates: u64,
+    /// Where the current run ends (0 after a HALT, so that the loop tests
+    /// one number).
+    limit: u64,
     last_pc: u16,
+}
+
+/// No time: what `q_at` and `ei_at` hold when forgotten.
+const NEVER: u64 = u64::MAX;
+
+impl Default for Own {
+    fn default() -> Self {
+        Own {
+            r8: [0; 8],
+            ix: 0,
+            iy: 0,
+            sp: 0,
+            pc: 0,
+            af_alt: 0,
+            bc_alt: 0,
+            de_alt: 0,
+            hl_alt: 0,
+            i: 0,
+            r: 0,
+            r7: 0,
+            iff1: false,
+            iff2: false,
+            im: 0,
+            memptr: 0,
+            q_at: NEVER,
+            ei_at: NEVER,
+            halted: false,
+            tstates: 0,
+            limit: 0,
+            last_pc: 0,
+        }
+    }
 }
 
 impl Own {
@@ -82,9 +123,9 @@ impl Own {
     pub fn regs(&self) -> Regs {
         Regs {
             af: self.af(),
-            bc: pair(self.b, self.c),
-            de: pair(self.d, self.e),
-            hl: pair(self.h, self.l),
+            bc: pair(self.r8[RB], self.r8[RC]),
+            de: pair(self.r8[RD], self.r8[RE]),
+            hl: pair(self.r8[RH], self.r8[RL]),
             ix: self.ix,
             iy: self.iy,
             sp: self.sp,
@@ -103,10 +144,10 @@ impl Own {
 
     pub fn set_regs(&mut self, v: &Regs) {
         self.unhalt();
-        [self.a, self.f] = v.af.to_be_bytes();
-        [self.b, self.c] = v.bc.to_be_bytes();
-        [self.d, self.e] = v.de.to_be_bytes();
-        [self.h, self.l] = v.hl.to_be_bytes();
+        [self.r8[RA], self.r8[RF]] = v.af.to_be_bytes();
+        [self.r8[RB], self.r8[RC]] = v.bc.to_be_bytes();
+        [self.r8[RD], self.r8[RE]] = v.de.to_be_bytes();
+        [self.r8[RH], self.r8[RL]] = v.hl.to_be_bytes();
         self.ix = v.ix;
         self.iy = v.iy;
         self.sp = v.sp;
@@ -127,16 +168,15 @@ impl Own {
     fn unhalt(&mut self) {
         if self.halted {
             self.halted = false;
-            self.begin();
+            self.forget();
         }
     }
 
-    /// What every instruction (and interrupt acceptance) starts with.
-    #[inline(always)]
-    fn begin(&mut self) {
-        self.q_before = self.q;
-        self.q = false;
-        self.after_ei = false;
+    /// Forgets the last `EI` and flag change, as an instruction that takes
+    /// no time would.
+    fn forget(&mut self) {
+        self.q_at = NEVER;
+        self.ei_at = NEVER;
     }
 
     #[inline]
@@ -159,11 +199,11 @@ impl Own {
     }
 
     pub fn a(&self) -> u8 {
-        self.a
+        self.r8[RA]
     }
 
     pub fn f(&self) -> u8 {
-        self.f
+        self.r8[RF]
     }
 
     /// MEMPTR (for comparisons with `z80emu`).
@@ -178,9 +218,9 @@ impl Own {
         self.set_regs(&lead.regs());
         self.memptr = lead.memptr();
         self.halted = lead.halted();
-        self.after_ei = lead.after_ei();
-        self.q = false;
         self.tstates = lead.tstates();
+        self.q_at = NEVER;
+        self.ei_at = if lead.after_ei() { self.tstates } else { NEVER };
     }
 
     #[inline]
@@ -189,6 +229,13 @@ impl Own {
     }
 
     pub fn set_tstates(&mut self, tstates: u64) {
+        // What was just now stays just now.
+        if self.q_at == self.tstates {
+            self.q_at = tstates;
+        }
+        if self.ei_at == self.tstates {
+            self.ei_at = tstates;
+        }
         self.tstates = tstates;
     }
 
@@ -201,7 +248,7 @@ impl Own {
     }
 
     fn af(&self) -> u16 {
-        pair(self.a, self.f)
+        pair(self.r8[RA], self.r8[RF])
     }
 
     fn get_r(&self) -> u8 {
@@ -226,31 +273,39 @@ impl Own {
             }
             return RunEnd::Limit;
         }
+        self.limit = until;
+        let mut start = self.pc;
         self.exec(bus);
         if self.halted {
+            // On the HALT (past a prefix).
+            self.last_pc = self.pc;
             return RunEnd::Halt;
         }
         if bus.signalled() {
+            self.last_pc = start;
             return RunEnd::Signal;
         }
         loop {
-            if self.tstates >= until {
+            if self.tstates >= self.limit {
+                if self.halted {
+                    self.last_pc = self.pc;
+                    return RunEnd::Halt;
+                }
+                self.last_pc = start;
                 return RunEnd::Limit;
             }
             if (marks.at(self.pc) != 0) | bus.signalled() {
+                self.last_pc = start;
                 // `z80emu` runs a HALT here and a NOP to leave it.
-                self.begin();
-                self.begin();
+                self.forget();
                 return if bus.signalled() {
                     RunEnd::Signal
                 } else {
                     RunEnd::Marked
                 };
             }
+            start = self.pc;
             self.exec(bus);
-            if self.halted {
-                return RunEnd::Halt;
-            }
         }
     }
 
@@ -261,6 +316,7 @@ impl Own {
             self.tstates += 4;
             self.r = self.r.wrapping_add(1);
         } else {
+            self.last_pc = self.pc;
             self.exec(bus);
         }
     }
@@ -269,7 +325,7 @@ impl Own {
     /// and the `RST 38h` it runs, 6... the manual's 13 in all), R counted
     /// once, PC pushed (past a HALT), interrupts off.
     pub fn interrupt_im1<B: Bus>(&mut self, bus: &mut B) -> bool {
-        if !self.iff1 || self.after_ei {
+        if !self.iff1 || self.ei_at == self.tstates {
             return false;
         }
         self.iff1 = false;
@@ -279,7 +335,6 @@ impl Own {
             self.halted = false;
             self.pc = self.pc.wrapping_add(1);
         }
-        self.begin();
         self.tstates += 13;
         self.push(bus, self.pc);
         self.memptr = 0x0038;
@@ -344,7 +399,7 @@ impl Own {
     #[inline(always)]
     fn hl<const XX: u8>(&self) -> u16 {
         match XX {
-            HL => pair(self.h, self.l),
+            HL => pair(self.r8[RH], self.r8[RL]),
             IX => self.ix,
             _ => self.iy,
         }
@@ -353,7 +408,7 @@ impl Own {
     #[inline(always)]
     fn set_hl<const XX: u8>(&mut self, v: u16) {
         match XX {
-            HL => [self.h, self.l] = v.to_be_bytes(),
+            HL => [self.r8[RH], self.r8[RL]] = v.to_be_bytes(),
             IX => self.ix = v,
             _ => self.iy = v,
         }
@@ -364,24 +419,31 @@ impl Own {
     /// register's halves after a prefix.
     #[inline(always)]
     fn reg<const XX: u8>(&self, r: u8) -> u8 {
+        if XX == HL {
+            return self.r8[usize::from(r & 7)];
+        }
         match r & 7 {
-            0 => self.b,
-            1 => self.c,
-            2 => self.d,
-            3 => self.e,
+            0 => self.r8[RB],
+            1 => self.r8[RC],
+            2 => self.r8[RD],
+            3 => self.r8[RE],
             4 => (self.hl::<XX>() >> 8) as u8,
             5 => self.hl::<XX>() as u8,
-            _ => self.a,
+            _ => self.r8[RA],
         }
     }
 
     #[inline(always)]
     fn set_reg<const XX: u8>(&mut self, r: u8, v: u8) {
+        if XX == HL {
+            self.r8[usize::from(r & 7)] = v;
+            return;
+        }
         match r & 7 {
-            0 => self.b = v,
-            1 => self.c = v,
-            2 => self.d = v,
-            3 => self.e = v,
+            0 => self.r8[RB] = v,
+            1 => self.r8[RC] = v,
+            2 => self.r8[RD] = v,
+            3 => self.r8[RE] = v,
             4 => {
                 let w = self.hl::<XX>();
                 self.set_hl::<XX>((w & 0x00FF) | (u16::from(v) << 8));
@@ -390,7 +452,7 @@ impl Own {
                 let w = self.hl::<XX>();
                 self.set_hl::<XX>((w & 0xFF00) | u16::from(v));
             }
-            _ => self.a = v,
+            _ => self.r8[RA] = v,
         }
     }
 
@@ -398,8 +460,8 @@ impl Own {
     #[inline(always)]
     fn rp<const XX: u8>(&self, p: u8) -> u16 {
         match p & 3 {
-            0 => pair(self.b, self.c),
-            1 => pair(self.d, self.e),
+            0 => pair(self.r8[RB], self.r8[RC]),
+            1 => pair(self.r8[RD], self.r8[RE]),
             2 => self.hl::<XX>(),
             _ => self.sp,
         }
@@ -408,8 +470,8 @@ impl Own {
     #[inline(always)]
     fn set_rp<const XX: u8>(&mut self, p: u8, v: u16) {
         match p & 3 {
-            0 => [self.b, self.c] = v.to_be_bytes(),
-            1 => [self.d, self.e] = v.to_be_bytes(),
+            0 => [self.r8[RB], self.r8[RC]] = v.to_be_bytes(),
+            1 => [self.r8[RD], self.r8[RE]] = v.to_be_bytes(),
             2 => self.set_hl::<XX>(v),
             _ => self.sp = v,
         }
@@ -420,7 +482,7 @@ impl Own {
     #[inline(always)]
     fn operand<const XX: u8, B: Bus>(&mut self, bus: &B) -> u16 {
         if XX == HL {
-            pair(self.h, self.l)
+            pair(self.r8[RH], self.r8[RL])
         } else {
             let d = self.imm8(bus) as i8;
             let addr = self.hl::<XX>().wrapping_add(d as u16);
@@ -430,26 +492,28 @@ impl Own {
         }
     }
 
+    /// Sets the flags (after the instruction's T-states are counted).
     #[inline(always)]
     fn flags(&mut self, f: u8) {
-        self.f = f;
-        self.q = true;
+        self.r8[RF] = f;
+        self.q_at = self.tstates;
     }
 
-    /// Q as `SCF` and `CCF` see it: flag bits 3 and 5 come from A, or
-    /// from A | F if the instruction before did not change the flags.
+    /// Q as `SCF` and `CCF` see it (before their T-states are counted):
+    /// flag bits 3 and 5 come from A, or from A | F if the instruction
+    /// before did not change the flags.
     #[inline(always)]
     fn q_xy(&self) -> u8 {
-        if self.q_before {
-            self.a
+        if self.q_at == self.tstates {
+            self.r8[RA]
         } else {
-            self.a | self.f
+            self.r8[RA] | self.r8[RF]
         }
     }
 
     #[inline(always)]
     fn condition(&self, cc: u8) -> bool {
-        super::condition(self.f, cc)
+        super::condition(self.r8[RF], cc)
     }
 
     // --- execution ----------------------------------------------------
@@ -457,8 +521,6 @@ impl Own {
     /// Runs one instruction (with its prefixes).
     #[inline(always)]
     fn exec<B: Bus>(&mut self, bus: &mut B) {
-        self.last_pc = self.pc;
-        self.begin();
         let op = self.fetch_op(bus);
         self.exec_main::<HL, B>(bus, op);
     }
@@ -469,7 +531,6 @@ impl Own {
     fn exec_prefixed<B: Bus>(&mut self, bus: &mut B, mut xx: u8) {
         loop {
             self.tstates += 4;
-            self.q_before = false;
             let op = self.fetch_op(bus);
             match op {
                 0xDD => xx = IX,
@@ -499,8 +560,8 @@ impl Own {
             // LD (BC),A / LD (DE),A
             0x02 | 0x12 => {
                 let addr = self.rp::<XX>(op >> 4);
-                bus.write(addr, self.a);
-                self.memptr = pair(self.a, addr.wrapping_add(1) as u8);
+                bus.write(addr, self.r8[RA]);
+                self.memptr = pair(self.r8[RA], addr.wrapping_add(1) as u8);
                 self.tstates += 7;
             }
             // INC rr / DEC rr
@@ -516,29 +577,29 @@ impl Own {
             }
             // INC r / DEC r
             0x04 | 0x0C | 0x14 | 0x1C | 0x24 | 0x2C | 0x3C => {
-                let (v, f) = alu::inc8(self.reg::<XX>(op >> 3), self.f);
+                let (v, f) = alu::inc8(self.reg::<XX>(op >> 3), self.r8[RF]);
                 self.set_reg::<XX>(op >> 3, v);
-                self.flags(f);
                 self.tstates += 4;
+                self.flags(f);
             }
             0x05 | 0x0D | 0x15 | 0x1D | 0x25 | 0x2D | 0x3D => {
-                let (v, f) = alu::dec8(self.reg::<XX>(op >> 3), self.f);
+                let (v, f) = alu::dec8(self.reg::<XX>(op >> 3), self.r8[RF]);
                 self.set_reg::<XX>(op >> 3, v);
-                self.flags(f);
                 self.tstates += 4;
+                self.flags(f);
             }
             // INC (HL) / DEC (HL)
             0x34 | 0x35 => {
                 let addr = self.operand::<XX, B>(bus);
                 let v = bus.read(addr);
                 let (v, f) = if op == 0x34 {
-                    alu::inc8(v, self.f)
+                    alu::inc8(v, self.r8[RF])
                 } else {
-                    alu::dec8(v, self.f)
+                    alu::dec8(v, self.r8[RF])
                 };
                 bus.write(addr, v);
-                self.flags(f);
                 self.tstates += 11;
+                self.flags(f);
             }
             // LD r,n
             0x06 | 0x0E | 0x16 | 0x1E | 0x26 | 0x2E | 0x3E => {
@@ -554,53 +615,53 @@ impl Own {
                 self.tstates += if XX == HL { 10 } else { 7 };
             }
             0x07 => {
-                self.a = self.a.rotate_left(1);
-                self.flags((self.f & (S | Z | PV)) | (self.a & (XY | C)));
+                self.r8[RA] = self.r8[RA].rotate_left(1);
                 self.tstates += 4;
+                self.flags((self.r8[RF] & (S | Z | PV)) | (self.r8[RA] & (XY | C)));
             }
             0x0F => {
-                let carry = self.a & 1;
-                self.a = self.a.rotate_right(1);
-                self.flags((self.f & (S | Z | PV)) | (self.a & XY) | carry);
+                let carry = self.r8[RA] & 1;
+                self.r8[RA] = self.r8[RA].rotate_right(1);
                 self.tstates += 4;
+                self.flags((self.r8[RF] & (S | Z | PV)) | (self.r8[RA] & XY) | carry);
             }
             0x17 => {
-                let carry = self.a >> 7;
-                self.a = (self.a << 1) | (self.f & C);
-                self.flags((self.f & (S | Z | PV)) | (self.a & XY) | carry);
+                let carry = self.r8[RA] >> 7;
+                self.r8[RA] = (self.r8[RA] << 1) | (self.r8[RF] & C);
                 self.tstates += 4;
+                self.flags((self.r8[RF] & (S | Z | PV)) | (self.r8[RA] & XY) | carry);
             }
             0x1F => {
-                let carry = self.a & 1;
-                self.a = (self.a >> 1) | (self.f << 7);
-                self.flags((self.f & (S | Z | PV)) | (self.a & XY) | carry);
+                let carry = self.r8[RA] & 1;
+                self.r8[RA] = (self.r8[RA] >> 1) | (self.r8[RF] << 7);
                 self.tstates += 4;
+                self.flags((self.r8[RF] & (S | Z | PV)) | (self.r8[RA] & XY) | carry);
             }
             0x08 => {
                 let af = self.af();
-                [self.a, self.f] = self.af_alt.to_be_bytes();
+                [self.r8[RA], self.r8[RF]] = self.af_alt.to_be_bytes();
                 self.af_alt = af;
                 self.tstates += 4;
             }
             // ADD HL,rr
             0x09 | 0x19 | 0x29 | 0x39 => {
                 let hl = self.hl::<XX>();
-                let (v, f) = alu::add16(hl, self.rp::<XX>(op >> 4), self.f);
+                let (v, f) = alu::add16(hl, self.rp::<XX>(op >> 4), self.r8[RF]);
                 self.memptr = hl.wrapping_add(1);
                 self.set_hl::<XX>(v);
-                self.flags(f);
                 self.tstates += 11;
+                self.flags(f);
             }
             // LD A,(BC) / LD A,(DE)
             0x0A | 0x1A => {
                 let addr = self.rp::<XX>(op >> 4);
-                self.a = bus.read(addr);
+                self.r8[RA] = bus.read(addr);
                 self.memptr = addr.wrapping_add(1);
                 self.tstates += 7;
             }
             0x10 => {
-                self.b = self.b.wrapping_sub(1);
-                if self.b != 0 {
+                self.r8[RB] = self.r8[RB].wrapping_sub(1);
+                if self.r8[RB] != 0 {
                     self.jr(bus);
                     self.tstates += 13;
                 } else {
@@ -636,45 +697,45 @@ impl Own {
                 self.tstates += 16;
             }
             0x27 => {
-                let (a, f) = alu::daa(self.a, self.f);
-                self.a = a;
-                self.flags(f);
+                let (a, f) = alu::daa(self.r8[RA], self.r8[RF]);
+                self.r8[RA] = a;
                 self.tstates += 4;
+                self.flags(f);
             }
             0x2F => {
-                self.a = !self.a;
-                self.flags((self.f & (S | Z | PV | C)) | H | N | (self.a & XY));
+                self.r8[RA] = !self.r8[RA];
                 self.tstates += 4;
+                self.flags((self.r8[RF] & (S | Z | PV | C)) | H | N | (self.r8[RA] & XY));
             }
             // LD (nn),A / LD A,(nn)
             0x32 => {
                 let addr = self.imm16(bus);
-                bus.write(addr, self.a);
-                self.memptr = pair(self.a, addr.wrapping_add(1) as u8);
+                bus.write(addr, self.r8[RA]);
+                self.memptr = pair(self.r8[RA], addr.wrapping_add(1) as u8);
                 self.tstates += 13;
             }
             0x3A => {
                 let addr = self.imm16(bus);
-                self.a = bus.read(addr);
+                self.r8[RA] = bus.read(addr);
                 self.memptr = addr.wrapping_add(1);
                 self.tstates += 13;
             }
             0x37 => {
                 let xy = self.q_xy();
-                self.flags((self.f & (S | Z | PV)) | (xy & XY) | C);
                 self.tstates += 4;
+                self.flags((self.r8[RF] & (S | Z | PV)) | (xy & XY) | C);
             }
             0x3F => {
                 let xy = self.q_xy();
-                let carry = self.f & C;
-                self.flags((self.f & (S | Z | PV)) | (xy & XY) | (carry << 4) | (carry ^ C));
+                let carry = self.r8[RF] & C;
                 self.tstates += 4;
+                self.flags((self.r8[RF] & (S | Z | PV)) | (xy & XY) | (carry << 4) | (carry ^ C));
             }
             0x76 => {
                 // PC stays on the HALT (past it once an interrupt comes).
                 self.pc = self.pc.wrapping_sub(1);
-                self.last_pc = self.pc;
                 self.halted = true;
+                self.limit = 0;
                 self.tstates += 4;
             }
             // LD r,(HL)
@@ -699,18 +760,18 @@ impl Own {
             0x86 | 0x8E | 0x96 | 0x9E | 0xA6 | 0xAE | 0xB6 | 0xBE => {
                 let addr = self.operand::<XX, B>(bus);
                 let v = bus.read(addr);
-                let (a, f) = alu::alu(op >> 3, self.a, v, self.f);
-                self.a = a;
-                self.flags(f);
+                let (a, f) = alu::alu(op >> 3, self.r8[RA], v, self.r8[RF]);
+                self.r8[RA] = a;
                 self.tstates += 7;
+                self.flags(f);
             }
             // ALU A,r
             0x80..=0xBF => {
                 let v = self.reg::<XX>(op);
-                let (a, f) = alu::alu(op >> 3, self.a, v, self.f);
-                self.a = a;
-                self.flags(f);
+                let (a, f) = alu::alu(op >> 3, self.r8[RA], v, self.r8[RF]);
+                self.r8[RA] = a;
                 self.tstates += 4;
+                self.flags(f);
             }
             // RET cc
             0xC0 | 0xC8 | 0xD0 | 0xD8 | 0xE0 | 0xE8 | 0xF0 | 0xF8 => {
@@ -729,7 +790,7 @@ impl Own {
                 self.tstates += 10;
             }
             0xF1 => {
-                [self.a, self.f] = self.pop(bus).to_be_bytes();
+                [self.r8[RA], self.r8[RF]] = self.pop(bus).to_be_bytes();
                 self.tstates += 10;
             }
             // JP cc,nn
@@ -779,10 +840,10 @@ impl Own {
             // ALU A,n
             0xC6 | 0xCE | 0xD6 | 0xDE | 0xE6 | 0xEE | 0xF6 | 0xFE => {
                 let v = self.imm8(bus);
-                let (a, f) = alu::alu(op >> 3, self.a, v, self.f);
-                self.a = a;
-                self.flags(f);
+                let (a, f) = alu::alu(op >> 3, self.r8[RA], v, self.r8[RF]);
+                self.r8[RA] = a;
                 self.tstates += 7;
+                self.flags(f);
             }
             // RST p
             0xC7 | 0xCF | 0xD7 | 0xDF | 0xE7 | 0xEF | 0xF7 | 0xFF => {
@@ -805,22 +866,22 @@ impl Own {
             }
             0xD3 => {
                 let n = self.imm8(bus);
-                bus.output(pair(self.a, n), self.a);
-                self.memptr = pair(self.a, n.wrapping_add(1));
+                bus.output(pair(self.r8[RA], n), self.r8[RA]);
+                self.memptr = pair(self.r8[RA], n.wrapping_add(1));
                 self.tstates += 11;
             }
             0xDB => {
                 let n = self.imm8(bus);
-                let port = pair(self.a, n);
-                self.a = bus.input(port);
+                let port = pair(self.r8[RA], n);
+                self.r8[RA] = bus.input(port);
                 self.memptr = port.wrapping_add(1);
                 self.tstates += 11;
             }
             0xD9 => {
-                let (bc, de, hl) = (pair(self.b, self.c), pair(self.d, self.e), pair(self.h, self.l));
-                [self.b, self.c] = self.bc_alt.to_be_bytes();
-                [self.d, self.e] = self.de_alt.to_be_bytes();
-                [self.h, self.l] = self.hl_alt.to_be_bytes();
+                let (bc, de, hl) = (pair(self.r8[RB], self.r8[RC]), pair(self.r8[RD], self.r8[RE]), pair(self.r8[RH], self.r8[RL]));
+                [self.r8[RB], self.r8[RC]] = self.bc_alt.to_be_bytes();
+                [self.r8[RD], self.r8[RE]] = self.de_alt.to_be_bytes();
+                [self.r8[RH], self.r8[RL]] = self.hl_alt.to_be_bytes();
                 (self.bc_alt, self.de_alt, self.hl_alt) = (bc, de, hl);
                 self.tstates += 4;
             }
@@ -838,7 +899,7 @@ impl Own {
                 self.tstates += 4;
             }
             0xEB => {
-                (self.d, self.e, self.h, self.l) = (self.h, self.l, self.d, self.e);
+                (self.r8[RD], self.r8[RE], self.r8[RH], self.r8[RL]) = (self.r8[RH], self.r8[RL], self.r8[RD], self.r8[RE]);
                 self.tstates += 4;
             }
             0xED => self.exec_ed(bus),
@@ -850,8 +911,8 @@ impl Own {
             0xFB => {
                 self.iff1 = true;
                 self.iff2 = true;
-                self.after_ei = true;
                 self.tstates += 4;
+                self.ei_at = self.tstates;
             }
             0xF9 => {
                 self.sp = self.hl::<XX>();
@@ -874,19 +935,19 @@ impl Own {
         let r = op & 7;
         let b = (op >> 3) & 7;
         if r == 6 {
-            let addr = pair(self.h, self.l);
+            let addr = pair(self.r8[RH], self.r8[RL]);
             let v = bus.read(addr);
             match op >> 6 {
                 0 => {
-                    let (v, f) = alu::rot(b, v, self.f);
+                    let (v, f) = alu::rot(b, v, self.r8[RF]);
                     bus.write(addr, v);
-                    self.flags(f);
                     self.tstates += 15;
+                    self.flags(f);
                 }
                 1 => {
-                    let f = alu::bit(b, v, (self.memptr >> 8) as u8, self.f);
-                    self.flags(f);
+                    let f = alu::bit(b, v, (self.memptr >> 8) as u8, self.r8[RF]);
                     self.tstates += 12;
+                    self.flags(f);
                 }
                 2 => {
                     bus.write(addr, v & !(1 << b));
@@ -898,21 +959,21 @@ impl Own {
                 }
             }
         } else {
+            self.tstates += 8;
             let v = self.reg::<HL>(r);
             match op >> 6 {
                 0 => {
-                    let (v, f) = alu::rot(b, v, self.f);
+                    let (v, f) = alu::rot(b, v, self.r8[RF]);
                     self.set_reg::<HL>(r, v);
                     self.flags(f);
                 }
                 1 => {
-                    let f = alu::bit(b, v, v, self.f);
+                    let f = alu::bit(b, v, v, self.r8[RF]);
                     self.flags(f);
                 }
                 2 => self.set_reg::<HL>(r, v & !(1 << b)),
                 _ => self.set_reg::<HL>(r, v | (1 << b)),
             }
-            self.tstates += 8;
         }
     }
 
@@ -927,17 +988,17 @@ impl Own {
         self.memptr = addr;
         let v = bus.read(addr);
         let b = (op >> 3) & 7;
+        // 4 (DD) + 19, or 16 for BIT.
+        self.tstates += if op >> 6 == 1 { 16 } else { 19 };
         let result = match op >> 6 {
             0 => {
-                let (v, f) = alu::rot(b, v, self.f);
+                let (v, f) = alu::rot(b, v, self.r8[RF]);
                 self.flags(f);
                 v
             }
             1 => {
-                let f = alu::bit(b, v, (addr >> 8) as u8, self.f);
+                let f = alu::bit(b, v, (addr >> 8) as u8, self.r8[RF]);
                 self.flags(f);
-                // 4 (DD) + 16.
-                self.tstates += 16;
                 return;
             }
             2 => v & !(1 << b),
@@ -947,8 +1008,6 @@ impl Own {
         if op & 7 != 6 {
             self.set_reg::<HL>(op, result);
         }
-        // 4 (DD) + 19.
-        self.tstates += 19;
     }
 
     /// ED-prefixed. Opcodes the manual leaves out run as their
@@ -959,18 +1018,18 @@ impl Own {
         match op {
             // IN r,(C) (70: IN F,(C), flags only)
             0x40 | 0x48 | 0x50 | 0x58 | 0x60 | 0x68 | 0x70 | 0x78 => {
-                let bc = pair(self.b, self.c);
+                let bc = pair(self.r8[RB], self.r8[RC]);
                 let v = bus.input(bc);
                 self.memptr = bc.wrapping_add(1);
                 if op != 0x70 {
                     self.set_reg::<HL>(op >> 3, v);
                 }
-                self.flags(SZXYP[usize::from(v)] | (self.f & C));
                 self.tstates += 12;
+                self.flags(SZXYP[usize::from(v)] | (self.r8[RF] & C));
             }
             // OUT (C),r (71: OUT (C),0 on the NMOS Z80)
             0x41 | 0x49 | 0x51 | 0x59 | 0x61 | 0x69 | 0x71 | 0x79 => {
-                let bc = pair(self.b, self.c);
+                let bc = pair(self.r8[RB], self.r8[RC]);
                 let v = if op == 0x71 {
                     0
                 } else {
@@ -982,17 +1041,17 @@ impl Own {
             }
             // SBC HL,rr / ADC HL,rr
             0x42 | 0x52 | 0x62 | 0x72 | 0x4A | 0x5A | 0x6A | 0x7A => {
-                let hl = pair(self.h, self.l);
+                let hl = pair(self.r8[RH], self.r8[RL]);
                 let v = self.rp::<HL>(op >> 4);
                 let (r, f) = if op & 8 == 0 {
-                    alu::sbc16(hl, v, self.f)
+                    alu::sbc16(hl, v, self.r8[RF])
                 } else {
-                    alu::adc16(hl, v, self.f)
+                    alu::adc16(hl, v, self.r8[RF])
                 };
                 self.memptr = hl.wrapping_add(1);
-                [self.h, self.l] = r.to_be_bytes();
-                self.flags(f);
+                [self.r8[RH], self.r8[RL]] = r.to_be_bytes();
                 self.tstates += 15;
+                self.flags(f);
             }
             // LD (nn),rr / LD rr,(nn)
             0x43 | 0x53 | 0x63 | 0x73 => {
@@ -1010,10 +1069,10 @@ impl Own {
             }
             // NEG
             0x44 | 0x4C | 0x54 | 0x5C | 0x64 | 0x6C | 0x74 | 0x7C => {
-                let (a, f) = alu::sub8(0, self.a, 0);
-                self.a = a;
-                self.flags(f);
+                let (a, f) = alu::sub8(0, self.r8[RA], 0);
+                self.r8[RA] = a;
                 self.tstates += 8;
+                self.flags(f);
             }
             // RETN / RETI
             0x45 | 0x4D | 0x55 | 0x5D | 0x65 | 0x6D | 0x75 | 0x7D => {
@@ -1036,34 +1095,34 @@ impl Own {
                 self.tstates += 8;
             }
             0x47 => {
-                self.i = self.a;
+                self.i = self.r8[RA];
                 self.tstates += 9;
             }
             0x4F => {
-                self.set_r(self.a);
+                self.set_r(self.r8[RA]);
                 self.tstates += 9;
             }
             0x57 | 0x5F => {
                 let v = if op == 0x57 { self.i } else { self.get_r() };
-                self.a = v;
+                self.r8[RA] = v;
                 let pv = if self.iff2 { PV } else { 0 };
-                self.flags(SZXY[usize::from(v)] | pv | (self.f & C));
                 self.tstates += 9;
+                self.flags(SZXY[usize::from(v)] | pv | (self.r8[RF] & C));
             }
             // RRD / RLD
             0x67 | 0x6F => {
-                let hl = pair(self.h, self.l);
+                let hl = pair(self.r8[RH], self.r8[RL]);
                 let m = bus.read(hl);
                 let (a, m) = if op == 0x67 {
-                    ((self.a & 0xF0) | (m & 0x0F), (self.a << 4) | (m >> 4))
+                    ((self.r8[RA] & 0xF0) | (m & 0x0F), (self.r8[RA] << 4) | (m >> 4))
                 } else {
-                    ((self.a & 0xF0) | (m >> 4), (m << 4) | (self.a & 0x0F))
+                    ((self.r8[RA] & 0xF0) | (m >> 4), (m << 4) | (self.r8[RA] & 0x0F))
                 };
                 bus.write(hl, m);
-                self.a = a;
+                self.r8[RA] = a;
                 self.memptr = hl.wrapping_add(1);
-                self.flags(SZXYP[usize::from(a)] | (self.f & C));
                 self.tstates += 18;
+                self.flags(SZXYP[usize::from(a)] | (self.r8[RF] & C));
             }
             0xA0 | 0xA8 | 0xB0 | 0xB8 => self.block_ld(bus, op),
             0xA1 | 0xA9 | 0xB1 | 0xB9 => self.block_cp(bus, op),
@@ -1090,44 +1149,44 @@ impl Own {
     /// LDI LDD LDIR LDDR: 16 T-states, 21 for a repetition.
     fn block_ld<B: Bus>(&mut self, bus: &mut B, op: u8) {
         let delta = Self::delta(op);
-        let hl = pair(self.h, self.l);
-        let de = pair(self.d, self.e);
+        let hl = pair(self.r8[RH], self.r8[RL]);
+        let de = pair(self.r8[RD], self.r8[RE]);
         let v = bus.read(hl);
         bus.write(de, v);
-        [self.h, self.l] = hl.wrapping_add(delta).to_be_bytes();
-        [self.d, self.e] = de.wrapping_add(delta).to_be_bytes();
-        let bc = pair(self.b, self.c).wrapping_sub(1);
-        [self.b, self.c] = bc.to_be_bytes();
-        let n = v.wrapping_add(self.a);
+        [self.r8[RH], self.r8[RL]] = hl.wrapping_add(delta).to_be_bytes();
+        [self.r8[RD], self.r8[RE]] = de.wrapping_add(delta).to_be_bytes();
+        let bc = pair(self.r8[RB], self.r8[RC]).wrapping_sub(1);
+        [self.r8[RB], self.r8[RC]] = bc.to_be_bytes();
+        let n = v.wrapping_add(self.r8[RA]);
         let pv = if bc != 0 { PV } else { 0 };
-        self.flags((self.f & (S | Z | C)) | (n & X) | ((n << 4) & Y) | pv);
         self.tstates += 16;
         if op & 0x10 != 0 && bc != 0 {
             self.repeat();
         }
+        self.flags((self.r8[RF] & (S | Z | C)) | (n & X) | ((n << 4) & Y) | pv);
     }
 
     /// CPI CPD CPIR CPDR: 16 T-states, 21 for a repetition.
     fn block_cp<B: Bus>(&mut self, bus: &mut B, op: u8) {
         let delta = Self::delta(op);
-        let hl = pair(self.h, self.l);
+        let hl = pair(self.r8[RH], self.r8[RL]);
         let v = bus.read(hl);
-        [self.h, self.l] = hl.wrapping_add(delta).to_be_bytes();
-        let bc = pair(self.b, self.c).wrapping_sub(1);
-        [self.b, self.c] = bc.to_be_bytes();
-        let r = self.a.wrapping_sub(v);
-        let half = (self.a ^ v ^ r) & H;
+        [self.r8[RH], self.r8[RL]] = hl.wrapping_add(delta).to_be_bytes();
+        let bc = pair(self.r8[RB], self.r8[RC]).wrapping_sub(1);
+        [self.r8[RB], self.r8[RC]] = bc.to_be_bytes();
+        let r = self.r8[RA].wrapping_sub(v);
+        let half = (self.r8[RA] ^ v ^ r) & H;
         let n = r.wrapping_sub(half >> 4);
         let pv = if bc != 0 { PV } else { 0 };
-        self.flags(
-            (self.f & C) | N | half | (SZXY[usize::from(r)] & (S | Z)) | pv | (n & X) | ((n << 4) & Y),
-        );
         self.tstates += 16;
         if op & 0x10 != 0 && bc != 0 && r != 0 {
             self.repeat();
         } else {
             self.memptr = self.memptr.wrapping_add(delta);
         }
+        self.flags(
+            (self.r8[RF] & C) | N | half | (SZXY[usize::from(r)] & (S | Z)) | pv | (n & X) | ((n << 4) & Y),
+        );
     }
 
     /// Flags of INI/IND/OUTI/OUTD (Young's: S Z Y X of B, N from bit 7 of
@@ -1137,45 +1196,45 @@ impl Own {
         let (sum, over) = v.overflowing_add(k);
         let hc = if over { H | C } else { 0 };
         let nf = if v & 0x80 != 0 { N } else { 0 };
-        let p = SZXYP[usize::from((sum & 7) ^ self.b)] & PV;
-        self.flags(SZXY[usize::from(self.b)] | nf | hc | p);
+        let p = SZXYP[usize::from((sum & 7) ^ self.r8[RB])] & PV;
+        self.flags(SZXY[usize::from(self.r8[RB])] | nf | hc | p);
     }
 
     /// INI IND INIR INDR: 16 T-states, 21 for a repetition.
     fn block_in<B: Bus>(&mut self, bus: &mut B, op: u8) {
         let delta = Self::delta(op);
-        let bc = pair(self.b, self.c);
+        let bc = pair(self.r8[RB], self.r8[RC]);
         let v = bus.input(bc);
-        let hl = pair(self.h, self.l);
+        let hl = pair(self.r8[RH], self.r8[RL]);
         bus.write(hl, v);
         self.memptr = bc.wrapping_add(delta);
-        self.b = self.b.wrapping_sub(1);
-        self.block_io_flags(v, self.c.wrapping_add(delta as u8));
-        [self.h, self.l] = hl.wrapping_add(delta).to_be_bytes();
+        self.r8[RB] = self.r8[RB].wrapping_sub(1);
+        [self.r8[RH], self.r8[RL]] = hl.wrapping_add(delta).to_be_bytes();
         self.tstates += 16;
-        if op & 0x10 != 0 && self.b != 0 {
+        if op & 0x10 != 0 && self.r8[RB] != 0 {
             self.pc = self.pc.wrapping_sub(2);
             self.tstates += 5;
         }
+        self.block_io_flags(v, self.r8[RC].wrapping_add(delta as u8));
     }
 
     /// OUTI OUTD OTIR OTDR: 16 T-states, 21 for a repetition.
     fn block_out<B: Bus>(&mut self, bus: &mut B, op: u8) {
         let delta = Self::delta(op);
-        let hl = pair(self.h, self.l);
+        let hl = pair(self.r8[RH], self.r8[RL]);
         let v = bus.read(hl);
-        self.b = self.b.wrapping_sub(1);
+        self.r8[RB] = self.r8[RB].wrapping_sub(1);
         let hl1 = hl.wrapping_add(delta);
-        self.block_io_flags(v, hl1 as u8);
-        let bc = pair(self.b, self.c);
+        let bc = pair(self.r8[RB], self.r8[RC]);
         self.memptr = bc.wrapping_add(delta);
         bus.output(bc, v);
-        [self.h, self.l] = hl1.to_be_bytes();
+        [self.r8[RH], self.r8[RL]] = hl1.to_be_bytes();
         self.tstates += 16;
-        if op & 0x10 != 0 && self.b != 0 {
+        if op & 0x10 != 0 && self.r8[RB] != 0 {
             self.pc = self.pc.wrapping_sub(2);
             self.tstates += 5;
         }
+        self.block_io_flags(v, hl1 as u8);
     }
 }
 
