@@ -8,4 +8,5 @@
 mod common;
 
 mod cores;
+mod own_core;
 mod zx81_machine;

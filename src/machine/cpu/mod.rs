@@ -11,6 +11,7 @@
 //! The contract is in the spirit of `iz80`'s `Machine` (peek, poke, ports)
 //! and of rustzx's host: the CPU knows nothing of ZX81s or Spectrums.
 
+pub mod check;
 pub mod iz80;
 pub mod lockstep;
 pub mod own;

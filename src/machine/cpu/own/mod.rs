@@ -277,8 +277,7 @@ impl Own {
         let mut start = self.pc;
         self.exec(bus);
         if self.halted {
-            // On the HALT (past a prefix).
-            self.last_pc = self.pc;
+            self.last_pc = start;
             return RunEnd::Halt;
         }
         if bus.signalled() {
@@ -288,6 +287,7 @@ impl Own {
         loop {
             if self.tstates >= self.limit {
                 if self.halted {
+                    // On the HALT (past a prefix).
                     self.last_pc = self.pc;
                     return RunEnd::Halt;
                 }
@@ -312,11 +312,11 @@ impl Own {
     /// Runs one instruction, marks or not (a halted CPU spends an M1
     /// cycle).
     pub fn step<B: Bus>(&mut self, bus: &mut B) {
+        self.last_pc = self.pc;
         if self.halted {
             self.tstates += 4;
             self.r = self.r.wrapping_add(1);
         } else {
-            self.last_pc = self.pc;
             self.exec(bus);
         }
     }
