@@ -9,4 +9,5 @@ mod common;
 
 mod cores;
 mod own_core;
+mod own_instructions;
 mod zx81_machine;

@@ -7,7 +7,7 @@
 
 use super::own::Own;
 use super::z80emu::Z80emu;
-use super::{Bus, Marks, Memory, Regs, RunEnd};
+use super::{Bus, Marks, Memory, Regs};
 use crate::machine::Fault;
 
 /// 64K of RAM, every address executable; `IN` answers a byte made from
