@@ -10,7 +10,8 @@ use shakmaty::Position as _;
 use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 
-use crate::engines::{Catalogue, Engine, EngineError, EngineOptions, Played};
+use crate::arbiter::Judgement;
+use crate::engines::{Catalogue, Engine, EngineError, EngineOptions};
 use crate::machine::Display;
 use crate::protocol::session::{self, Weighed};
 use crate::rules::chess::ChessRules;
@@ -300,33 +301,35 @@ impl<R: PageRules> Table<R> {
             candidates,
             tie_break,
         };
-        match reply.played {
-            Played::Move(wire) => {
+        match Judgement::of(self.game.rules(), &before, &reply.played) {
+            Judgement::Legal(m, wire) => {
                 turn.wire = Some(wire.to_string());
-                if let Verdict::Illegal(_, why) = self.game.play_wire(&wire) {
-                    let reason = why.to_string();
-                    let how = match self.illegal_moves {
-                        IllegalMoves::Play => format!(
-                            "{name} played {wire}, an illegal move ({reason}); IllegalMoves=play \
-                             passes it on and the arbiter refuses it"
-                        ),
-                        IllegalMoves::Resign => format!(
-                            "{name} chose {wire}, an illegal move ({reason}); IllegalMoves=resign: \
-                             it resigns instead"
-                        ),
-                    };
-                    turn.illegal = Some(reason);
-                    self.stopped = Some((how, Some(engine_side.other())));
-                }
+                self.game.push(m);
             }
-            Played::DeadEnd => {
+            Judgement::Illegal(wire, why) => {
+                turn.wire = Some(wire.to_string());
+                let reason = why.to_string();
+                let how = match self.illegal_moves {
+                    IllegalMoves::Play => format!(
+                        "{name} played {wire}, an illegal move ({reason}); IllegalMoves=play \
+                         passes it on and the arbiter refuses it"
+                    ),
+                    IllegalMoves::Resign => format!(
+                        "{name} chose {wire}, an illegal move ({reason}); IllegalMoves=resign: \
+                         it resigns instead"
+                    ),
+                };
+                turn.illegal = Some(reason);
+                self.stopped = Some((how, Some(engine_side.other())));
+            }
+            Judgement::DeadEnd { legal } => {
                 let why = format!("{name} found no move and stopped");
                 turn.no_move = Some(why.clone());
-                if self.game.ending().is_none() {
+                if legal > 0 {
                     self.stopped = Some((why, Some(engine_side.other())));
                 }
             }
-            Played::Hung(hang) => {
+            Judgement::Hung(hang) => {
                 let why = format!("{name} did not answer: {hang}");
                 turn.no_move = Some(why.clone());
                 self.stopped = Some((why, Some(engine_side.other())));
