@@ -13,6 +13,7 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
+use super::answer::Answer;
 use super::session::{Action, Clock, Ids, Job, Limits, SearchRequest, Searched, Settings, Speed};
 use crate::rules::{Game, Rules};
 
@@ -127,12 +128,13 @@ impl<R: Rules, X> Desk<R, X> {
     }
 
     /// The request `searched` answers, taken off the desk (the host's speed
-    /// learnt from it); `None`, with a note, if nobody waits for it.
+    /// learnt from it), with the answer judged once ([`Answer`]) in the
+    /// position it searched; `None`, with a note, if nobody waits for it.
     pub fn finished(
         &mut self,
-        searched: &Searched<R>,
+        searched: Searched<R>,
         out: &mut Vec<Action<R>>,
-    ) -> Option<Pending<R, X>> {
+    ) -> Option<(Pending<R, X>, Answer<R>)> {
         let Some(at) = self.pending.iter().position(|p| p.id == searched.id) else {
             out.push(Action::Note(format!(
                 "a search nobody waits for finished (id {})",
@@ -143,7 +145,15 @@ impl<R: Rules, X> Desk<R, X> {
         if let Ok(reply) = &searched.result {
             self.speed.observe(reply.tstates, searched.host);
         }
-        self.pending.remove(at)
+        let pending = self.pending.remove(at)?;
+        let game = &pending.game;
+        let answer = Answer::new(
+            game.rules(),
+            game.position(),
+            searched,
+            self.settings.illegal,
+        );
+        Some((pending, answer))
     }
 
     /// Sends the answer to `pending` now, or holds it: until `stop` or
