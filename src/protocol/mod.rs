@@ -11,10 +11,16 @@
 //! while the program thinks.
 
 pub mod answer;
+pub mod clock;
 pub mod desk;
+pub mod events;
 pub mod hub;
+pub mod judging;
+pub mod prose;
 pub mod session;
+pub mod settings;
 pub mod uci;
+pub mod worker;
 pub mod xboard;
 
 use std::fmt;
