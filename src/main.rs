@@ -189,9 +189,9 @@ impl EngineArgs {
             Frames::Slow => "slow",
             Frames::Fast => "fast",
         };
-        options = options.with(engines::onek::FRAMES, frames);
+        options = options.with(engines::FRAMES, frames);
         if self.think_first_move {
-            options = options.with(engines::onek::OPENING, "think");
+            options = options.with(engines::OPENING, "think");
         }
         for pair in &self.driver_options {
             let (name, value) = pair

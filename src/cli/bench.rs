@@ -19,7 +19,9 @@
 
 use std::time::{Duration, Instant};
 
-use retrochess::engines::{Catalogue, Engine, EngineOptions, GameKind, Played, onek};
+use retrochess::engines::{Catalogue, Engine, EngineOptions, GameKind, Played};
+
+use super::explain::searching;
 use retrochess::machine::{Core, SplitMix64, profile};
 use retrochess::rules::chess::ChessRules;
 use retrochess::rules::draughts::Draughts;
@@ -48,7 +50,7 @@ impl<R: Catalogue + Clone> Workload<R> {
     fn new(rules: R, id: &str, options: &EngineOptions, core: Core) -> Result<Self, CliError> {
         let options = EngineOptions {
             core,
-            ..options.clone().with(onek::OPENING, "think")
+            ..searching(id, options)
         };
         Ok(Workload {
             core,
