@@ -59,12 +59,12 @@ struct EngineArgs {
     /// ignore it.
     #[arg(long = "option", value_name = "NAME=VALUE", global = true)]
     driver_options: Vec<String>,
-    /// Z80 core: own (ours: exact T-states, the default); z80emu (the same T-states and
-    /// results, slower); iz80 (reproduces games recorded before z80emu became the default; it
+    /// Z80 core: z80emu (exact T-states, the default); own (ours: the same T-states and
+    /// results); iz80 (reproduces games recorded before z80emu became the default; it
     /// counts JR cc not taken as 8 T-states and JP cc as 7 not taken, 12 taken, the Z80 manual
     /// says 7 and 10); lockstep (z80emu and iz80 compared after every instruction; slow);
     /// lockstep-own (z80emu and ours compared exactly after every instruction; slow).
-    #[arg(long, value_enum, default_value = "own", global = true)]
+    #[arg(long, value_enum, default_value = "z80emu", global = true)]
     core: CoreArg,
 }
 

@@ -374,12 +374,15 @@ pub enum GameKind {
     Draughts,
 }
 
+/// A function that makes a built-in engine of game `R` from its options.
+pub type Maker<R> = fn(&EngineOptions) -> Result<Box<dyn Engine<R>>, EngineError>;
+
 /// How to create a built-in engine: a function of the options, for the
 /// game it plays.
 #[derive(Clone, Copy)]
 pub enum Create {
-    Chess(fn(&EngineOptions) -> Result<Box<dyn Engine<ChessRules>>, EngineError>),
-    Draughts(fn(&EngineOptions) -> Result<Box<dyn Engine<Draughts>>, EngineError>),
+    Chess(Maker<ChessRules>),
+    Draughts(Maker<Draughts>),
 }
 
 /// A built-in engine, as listed before it is loaded: its one declaration.
@@ -406,7 +409,7 @@ impl Entry {
     pub const fn chess(
         info: &'static EngineInfo,
         options: fn() -> Vec<OptionSpec>,
-        create: fn(&EngineOptions) -> Result<Box<dyn Engine<ChessRules>>, EngineError>,
+        create: Maker<ChessRules>,
     ) -> Entry {
         Entry {
             info,
@@ -422,7 +425,7 @@ impl Entry {
     pub const fn draughts(
         info: &'static EngineInfo,
         options: fn() -> Vec<OptionSpec>,
-        create: fn(&EngineOptions) -> Result<Box<dyn Engine<Draughts>>, EngineError>,
+        create: Maker<Draughts>,
     ) -> Entry {
         Entry {
             info,
