@@ -596,9 +596,9 @@ mod tests {
             panic!("a Spectrum display");
         };
         let x = crate::machine::charset::glyph('x').unwrap();
-        for line in 0..8 {
+        for (line, &want) in x.iter().enumerate() {
             let at = |r| usize::from(display::bitmap_address(r, 0, line)) - 0x4000;
-            assert_eq!(memory[at(0)], x[line]);
+            assert_eq!(memory[at(0)], want);
             assert_eq!(memory[at(1)], 0, "row 1 moved up");
         }
     }
