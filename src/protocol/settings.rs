@@ -5,7 +5,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::engines::{self, EngineInfo, EngineOptions, Entry, OptionKind, OptionSpec};
+use crate::engines::{EngineInfo, EngineOptions, Entry, OptionKind, OptionSpec};
 
 /// What to do when the program plays an illegal move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,7 +63,7 @@ impl Settings {
         Settings {
             engine,
             declared: (entry.options)(),
-            has_screen: entry.info.machine != engines::NATIVE,
+            has_screen: entry.has_screen,
             illegal: IllegalPolicy::Play,
             authentic: false,
             time_scale: 100,
@@ -216,6 +216,7 @@ impl fmt::Display for IllegalPolicy {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines;
 
     #[test]
     fn options_parse_and_refuse() {
