@@ -106,19 +106,90 @@ use crate::rules::{Color, Game, HangKind};
 
 pub static INFO: EngineInfo = EngineInfo {
     id: "baker-draughts",
-    name: "Toni Baker's ZX81 draughts",
+    name: "Toni Baker's ZX81 draughts (as printed)",
     author: "Toni Baker",
     year: 1982,
     machine: "ZX81 (16K)",
-    about: "The draughts routines of Toni Baker's \"Mastering Machine Code on Your ZX81\" \
-            (SQUAREVAL, EVALUATE, WHAT: priorities from danger, protection and single \
-            jumps), running unmodified on an emulated 16K ZX81 inside our glue (the rest of \
-            the program is not in the text). It looks one move ahead, never jumps twice, \
-            and as published reads its ROM when a piece is in danger.",
+    about: "AS PRINTED: the draughts routines of Toni Baker's \"Mastering Machine Code on \
+            Your ZX81\" (SQUAREVAL, EVALUATE, WHAT: priorities from danger, protection and \
+            single jumps), running unmodified on an emulated 16K ZX81 inside our glue (the \
+            rest of the program is not in the text). It looks one move ahead, never jumps \
+            twice, and as published reads its ROM when a piece is in danger, which stops the \
+            game. For the program as the text intends it, see baker-draughts-mended.",
+};
+
+/// `baker-draughts-mended`: the same routines with the errata and the
+/// exercises (tapes/BAKER.md "The mended program").
+pub static MENDED_INFO: EngineInfo = EngineInfo {
+    id: "baker-draughts-mended",
+    name: "Toni Baker's ZX81 draughts (mended)",
+    author: "Toni Baker; errata and exercises by retrochess",
+    year: 1982,
+    machine: "ZX81 (16K)",
+    about: "MENDED, not as printed: Toni Baker's SQUAREVAL, EVALUATE and WHAT with the \
+            fewest byte changes that make them do what her text says (SQUAREVAL keeps its \
+            table pointer and adds 5 or 7 for a piece in danger), and the exercises the \
+            text leaves to the reader written by us: multiple jumps with her ADDASTEP and \
+            the two procedures she describes, the computer's men crowned, and captures \
+            first (English rules). Plays whole games of English checkers on an emulated \
+            16K ZX81. For her bytes as printed, see baker-draughts.",
 };
 
 /// Our glue with Toni Baker's routines inside (see `tapes/README.md`).
 pub const IMAGE: &[u8] = include_bytes!("../../tapes/baker-draughts-16k.bin");
+/// The same glue with the mended routines and the exercises.
+pub const MENDED_IMAGE: &[u8] = include_bytes!("../../tapes/baker-draughts-mended-16k.bin");
+
+/// One of the two programs: Toni Baker's routines as printed, or mended.
+pub struct Variant {
+    pub info: &'static EngineInfo,
+    pub image: &'static [u8],
+    /// SHOW, which prints the board (ours).
+    pub show: u16,
+    /// SQUAREVAL and its NOWT (`LD A,(DE)`).
+    pub squareval: u16,
+    pub nowt: u16,
+    /// The multiple-jump exercise: where WHAT's last JR goes, and the cells
+    /// with the move's steps and landing squares (mended only).
+    pub multi: Option<Multi>,
+}
+
+/// The cells and entry of the multiple-jump exercise (ours,
+/// `tapes/src/baker-exercises.asm`; the addresses are pasmo's symbol table
+/// `tapes/baker-draughts-mended-16k.sym`).
+#[derive(Clone, Copy)]
+pub struct Multi {
+    pub jumped: u16,
+    pub steps: u16,
+    pub path: u16,
+}
+
+/// The printed program.
+pub static PRINTED: Variant = Variant {
+    info: &INFO,
+    image: IMAGE,
+    show: SHOW,
+    squareval: SQUAREVAL,
+    nowt: NOWT,
+    multi: None,
+};
+
+/// The mended program: SQUAREVAL three bytes lower (erratum 4).
+pub static MENDED: Variant = Variant {
+    info: &MENDED_INFO,
+    image: MENDED_IMAGE,
+    show: 0x4D2F,
+    squareval: 0x4DEE,
+    nowt: 0x4DF6,
+    multi: Some(Multi {
+        jumped: 0x4ED1,
+        steps: 0x4FEA,
+        path: 0x4FEB,
+    }),
+};
+
+/// Both, printed first.
+pub static VARIANTS: [&Variant; 2] = [&PRINTED, &MENDED];
 
 /// Where the image loads: TABLE, the first byte of the program proper
 /// (`LD DE,TABLE` = 11 97 4C).
@@ -252,6 +323,7 @@ pub fn score_units(priority: u8) -> i32 {
 
 /// The driver.
 pub struct BakerDraughts {
+    variant: &'static Variant,
     options: EngineOptions,
     image: Vec<u8>,
     zx: Zx81,
@@ -269,14 +341,34 @@ impl BakerDraughts {
     /// The tape cannot be read, does not fit between 0x4C97 and 0x4FFF, or
     /// is not this program's glue (GAME's first bytes).
     pub fn new(options: EngineOptions) -> Result<BakerDraughts, EngineError> {
+        BakerDraughts::variant(&PRINTED, options)
+    }
+
+    /// `baker-draughts-mended`.
+    ///
+    /// # Errors
+    /// As [`BakerDraughts::new`].
+    pub fn mended(options: EngineOptions) -> Result<BakerDraughts, EngineError> {
+        BakerDraughts::variant(&MENDED, options)
+    }
+
+    /// The program `variant` (its image, or `options.tape`).
+    ///
+    /// # Errors
+    /// As [`BakerDraughts::new`].
+    pub fn variant(
+        variant: &'static Variant,
+        options: EngineOptions,
+    ) -> Result<BakerDraughts, EngineError> {
         let image = match &options.tape {
             Some(path) => crate::machine::read_tape(path)?,
-            None => IMAGE.to_vec(),
+            None => variant.image.to_vec(),
         };
         check_image(&image)?;
-        let (zx, rng) = boot(&image, options.seed, options.core)?;
+        let (zx, rng) = boot(&image, variant.show, options.seed, options.core)?;
         let stack = zx.sp();
         Ok(BakerDraughts {
+            variant,
             options,
             image,
             zx,
@@ -311,7 +403,10 @@ impl BakerDraughts {
         self.set_position(pos);
         self.zx.poke(RANDOM, self.rng.next_u64() as u8);
         self.zx.person_thinks();
-        self.zx.watch(&[NEWPRI]);
+        match self.variant.multi {
+            Some(m) => self.zx.watch(&[NEWPRI, m.jumped]),
+            None => self.zx.watch(&[NEWPRI]),
+        }
         if self.collect {
             self.zx.take_samples();
             self.zx.probe(COMPARE, beyond_origin);
@@ -319,7 +414,8 @@ impl BakerDraughts {
         self.zx.jump(GAME, self.stack);
         let t0 = self.zx.busy_tstates();
         let stop = self.zx.call(GAME, budget);
-        (stop, self.zx.busy_tstates() - t0, self.zx.hits(0))
+        let nodes = self.zx.hits(0) + self.zx.hits(1);
+        (stop, self.zx.busy_tstates() - t0, nodes)
     }
 
     /// The move GAME made, in the game's squares.
@@ -333,11 +429,28 @@ impl BakerDraughts {
             })
         };
         let (from, to) = (square(FROM)?, square(TO)?);
-        if self.zx.peek(OVER) == 0 {
+        let landings = match self.variant.multi {
+            Some(m) => {
+                let steps = self.zx.peek(m.steps);
+                if !(1..=12).contains(&steps) {
+                    return Err(EngineError::Unreadable(format!(
+                        "STEPS (0x{:04X}) holds {steps}, not 1 to 12",
+                        m.steps
+                    )));
+                }
+                (0..u16::from(steps))
+                    .map(|i| square(m.path + i))
+                    .collect::<Result<Vec<_>, _>>()?
+            }
+            None => vec![to],
+        };
+        if self.zx.peek(OVER) == 0 && landings.len() == 1 {
             return Ok(PdnMove::step(from, to));
         }
         square(OVER)?;
-        PdnMove::capture(vec![from, to]).map_err(|e| EngineError::Unreadable(e.to_string()))
+        let mut squares = vec![from];
+        squares.extend(landings);
+        PdnMove::capture(squares).map_err(|e| EngineError::Unreadable(e.to_string()))
     }
 
     /// The candidates the probe saw, ranked, the one CHOOSE took first if
@@ -371,7 +484,7 @@ impl BakerDraughts {
             return Hang::from_stop(stop);
         };
         let routine = match pc {
-            NOWT => "SQUAREVAL's NOWT",
+            pc if pc == self.variant.nowt => "SQUAREVAL's NOWT",
             NXTDIR => "EVALUATE's NXTDIR",
             _ => "the program",
         };
@@ -388,11 +501,16 @@ impl BakerDraughts {
 
 impl Engine<Draughts> for BakerDraughts {
     fn info(&self) -> &'static EngineInfo {
-        &INFO
+        self.variant.info
     }
 
     fn new_game(&mut self) -> Result<(), EngineError> {
-        let (zx, rng) = boot(&self.image, self.options.seed, self.options.core)?;
+        let (zx, rng) = boot(
+            &self.image,
+            self.variant.show,
+            self.options.seed,
+            self.options.core,
+        )?;
         self.stack = zx.sp();
         self.zx = zx;
         self.rng = rng;
@@ -414,7 +532,10 @@ impl Engine<Draughts> for BakerDraughts {
             ),
             other => (Played::Hung(self.hang(other)), None),
         };
-        debug!("baker-draughts: {played:?} in {tstates} T-states, {nodes} moves evaluated");
+        debug!(
+            "{}: {played:?} in {tstates} T-states, {nodes} moves evaluated",
+            self.variant.info.id
+        );
         Ok(Reply {
             played,
             score,
@@ -428,9 +549,12 @@ impl Engine<Draughts> for BakerDraughts {
         })
     }
 
+    /// The printed program only: the mended one weighs its captures in our
+    /// JUMPED, not at COMPARE, so a probe there would miss them.
     fn collect_candidates(&mut self, on: bool) -> bool {
-        self.collect = on;
-        true
+        let can = self.variant.multi.is_none();
+        self.collect = on && can;
+        can
     }
 
     fn screen(&mut self) -> Option<TextScreen> {
@@ -478,7 +602,12 @@ fn chosen_first<W>(ranked: &mut [Candidate<W>], pick: usize) {
 /// A fresh 16K machine with `image` at 0x4C97 and the initial position on
 /// its screen (as the transcriber's SAVE kept it: "the current display file
 /// (with the board pre-set-up)"), and the generator of RANDOM.
-fn boot(image: &[u8], seed: u64, core: Core) -> Result<(Zx81, SplitMix64), EngineError> {
+fn boot(
+    image: &[u8],
+    show: u16,
+    seed: u64,
+    core: Core,
+) -> Result<(Zx81, SplitMix64), EngineError> {
     let mut zx = Zx81::new(Ram::K16, FramesMode::Slow, seed);
     zx.set_core(core);
     zx.load(LOAD_AT, image)?;
@@ -490,7 +619,7 @@ fn boot(image: &[u8], seed: u64, core: Core) -> Result<(Zx81, SplitMix64), Engin
         };
         zx.poke(square_address(n), code);
     }
-    match zx.call(SHOW, SHOW_BUDGET) {
+    match zx.call(show, SHOW_BUDGET) {
         Stop::Returned => {}
         other => {
             return Err(MachineError::BadTape(format!("SHOW did not return: {other}")).into());

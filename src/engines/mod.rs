@@ -400,11 +400,11 @@ pub fn catalogue() -> Vec<Entry> {
         game: GameKind::Draughts,
         options: samuel_f8::engine::declared_options,
     });
-    all.push(Entry {
-        info: &baker::INFO,
+    all.extend(baker::VARIANTS.iter().map(|v| Entry {
+        info: v.info,
         game: GameKind::Draughts,
         options: Vec::new,
-    });
+    }));
     all
 }
 
@@ -429,6 +429,9 @@ impl Catalogue for Draughts {
             "draughts-1k" => Ok(Box::new(draughts_1k::Draughts1K::new(options)?)),
             "samuel-f8" => Ok(Box::new(samuel_f8::engine::SamuelEngine::new(options)?)),
             "baker-draughts" => Ok(Box::new(baker::BakerDraughts::new(options.clone())?)),
+            "baker-draughts-mended" => Ok(Box::new(baker::BakerDraughts::mended(
+                options.clone(),
+            )?)),
             _ => Err(EngineError::Unknown(id.to_string())),
         }
     }

@@ -225,12 +225,12 @@ ABOLISHREST     ld (hl),e               ; the header: E steps,
                 ld a,(PRI)
                 ld (JPRI),a
                 ld h,0
+                ld b,h
                 ld l,c
                 inc hl
                 add hl,sp               ; SP + C + 1: the last direction
                 ld de,(LBASE)
                 dec de
-                ld b,h
                 inc c
                 inc c
                 lddr
