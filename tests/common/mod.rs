@@ -254,7 +254,12 @@ pub fn peer(name: &str) -> PathBuf {
 /// The draughts engines the Hub tests serve with `retrochess hub`
 /// (`protocol::hub_session`, `runner::hub_match`, `interop::hub_interop`):
 /// a new driver's id goes here.
-pub const HUB_ENGINES: &[&str] = &["samuel-f8", "draughts-1k", "baker-draughts"];
+pub const HUB_ENGINES: &[&str] = &[
+    "samuel-f8",
+    "draughts-1k",
+    "baker-draughts",
+    "baker-draughts-mended",
+];
 
 /// The `--engine` spec of `retrochess hub --engine ID` as an external
 /// engine of the match runner, named `hub-ID`.

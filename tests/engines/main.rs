@@ -8,6 +8,7 @@
 mod common;
 
 mod baker;
+mod baker_mended;
 mod chesskelet_candidates;
 mod chesskelet_engine;
 mod chesskelet_golden;
