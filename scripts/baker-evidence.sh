@@ -22,7 +22,7 @@ export RETROCHESS_PYTHON="${RETROCHESS_PYTHON:-$root/target/python/bin/python}"
 
 echo "== 1. positions from seeded random games"
 BAKER_EVIDENCE_POSITIONS=2000 cargo test --release --quiet --test engines \
-    baker_mended::positions_from_random_games -- --nocapture 2>&1 | grep -E "baker-draughts-mended|illegal:|test result"
+    baker_mended::positions_from_random_games -- --nocapture 2>&1 | grep -E "baker-draughts-mended|to move|illegal:|test result"
 
 for other in random draughts-1k samuel-f8 baker-draughts; do
     echo "== 2. $games games against $other (seed $seed)"

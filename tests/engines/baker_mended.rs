@@ -506,6 +506,7 @@ fn positions_from_random_games(n: usize) -> (usize, usize, usize, Vec<String>) {
             game.push(m);
         }
     }
+    println!("Black to move {}, White {}", colours[0], colours[1]);
     assert!(colours.iter().all(|&c| c * 3 > n), "both colours: {colours:?}");
     (asked, hung, dead, illegal)
 }
