@@ -14,6 +14,8 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
+use sha2::{Digest, Sha256};
+
 use retrochess::engines::baker::{
     self, BakerDraughts, EMPTY, HIS_KING, HIS_MAN, KING, LBASE, LOAD_AT, MAN, MENDED, TABLE_END,
     square_address,
@@ -199,6 +201,23 @@ fn the_mended_routines_are_the_printed_ones_with_exactly_the_errata() {
     let first = repo_file("tapes/baker-draughts-printed.bin");
     let mended = repo_file("tapes/baker-draughts-mended.bin");
     assert_eq!((resolved.len(), mended.len()), (224, 227));
+    // Length and SHA-256 as tapes/README.md gives them.
+    for (file, len, hash) in [
+        (
+            "baker-draughts-mended.bin",
+            227,
+            "6f86b61ec4e5b08fbafe2603b68a51176b81b47edfd8445f210cf87b7c404c6e",
+        ),
+        (
+            "baker-draughts-mended-16k.bin",
+            870,
+            "a5c612f1fc85f24ea74b6dd4d5fbb284f340a03a842ce31385e95e50719333bf",
+        ),
+    ] {
+        let bytes = repo_file(&format!("tapes/{file}"));
+        assert_eq!(bytes.len(), len, "{file}");
+        assert_eq!(format!("{:x}", Sha256::digest(&bytes)), hash, "{file}");
+    }
     let (p0, m0) = (baker::SQUAREVAL, MENDED.squareval);
     assert_eq!(p0 - m0, 3);
     let rows = errata();
