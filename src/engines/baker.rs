@@ -602,12 +602,7 @@ fn chosen_first<W>(ranked: &mut [Candidate<W>], pick: usize) {
 /// A fresh 16K machine with `image` at 0x4C97 and the initial position on
 /// its screen (as the transcriber's SAVE kept it: "the current display file
 /// (with the board pre-set-up)"), and the generator of RANDOM.
-fn boot(
-    image: &[u8],
-    show: u16,
-    seed: u64,
-    core: Core,
-) -> Result<(Zx81, SplitMix64), EngineError> {
+fn boot(image: &[u8], show: u16, seed: u64, core: Core) -> Result<(Zx81, SplitMix64), EngineError> {
     let mut zx = Zx81::new(Ram::K16, FramesMode::Slow, seed);
     zx.set_core(core);
     zx.load(LOAD_AT, image)?;

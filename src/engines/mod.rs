@@ -429,9 +429,7 @@ impl Catalogue for Draughts {
             "draughts-1k" => Ok(Box::new(draughts_1k::Draughts1K::new(options)?)),
             "samuel-f8" => Ok(Box::new(samuel_f8::engine::SamuelEngine::new(options)?)),
             "baker-draughts" => Ok(Box::new(baker::BakerDraughts::new(options.clone())?)),
-            "baker-draughts-mended" => Ok(Box::new(baker::BakerDraughts::mended(
-                options.clone(),
-            )?)),
+            "baker-draughts-mended" => Ok(Box::new(baker::BakerDraughts::mended(options.clone())?)),
             _ => Err(EngineError::Unknown(id.to_string())),
         }
     }

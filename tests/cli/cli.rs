@@ -312,7 +312,10 @@ fn baker_printed_and_mended_are_kept_apart() {
     };
     assert!(line("baker-draughts").contains("(as printed)"), "{out}");
     assert!(line("baker-draughts-mended").contains("(mended)"), "{out}");
-    for (id, says) in [("baker-draughts", "(as printed)"), ("baker-draughts-mended", "(mended)")] {
+    for (id, says) in [
+        ("baker-draughts", "(as printed)"),
+        ("baker-draughts-mended", "(mended)"),
+    ] {
         let (ok, out, err) = run(&["hub", "--engine", id], "hub\nquit\n");
         assert!(ok, "{err}");
         let id_line = out.lines().find(|l| l.starts_with("id ")).unwrap();
@@ -336,7 +339,10 @@ fn baker_printed_and_mended_are_kept_apart() {
         "",
     );
     assert!(ok, "{err}");
-    assert!(out.contains("(as printed)") && out.contains("(mended)"), "{out}");
+    assert!(
+        out.contains("(as printed)") && out.contains("(mended)"),
+        "{out}"
+    );
     let games = std::fs::read_to_string(&pdn).unwrap();
     for side in ["White", "Black"] {
         for says in ["(as printed)", "(mended)"] {

@@ -155,7 +155,7 @@ fn wire(text: &str) -> PdnMove {
 fn legal(fen: &str) -> Vec<String> {
     let rules = Draughts::english();
     let pos = position(fen);
-    let game = Game::new(rules, pos.clone());
+    let game = Game::new(rules, pos);
     game.legal_moves()
         .iter()
         .map(|m| rules.wire(&pos, m).to_string())
@@ -256,13 +256,21 @@ fn the_mended_routines_are_the_printed_ones_with_exactly_the_errata() {
         match (printed_at, changed.get(&a)) {
             (_, Some(_)) => {}
             (Some(p), None) => {
-                assert_eq!(byte, resolved[usize::from(p - p0)], "{a:04X} (printed {p:04X})");
+                assert_eq!(
+                    byte,
+                    resolved[usize::from(p - p0)],
+                    "{a:04X} (printed {p:04X})"
+                );
                 unchanged += 1;
             }
             (None, None) => panic!("{a:04X} has no printed byte and no erratum"),
         }
     }
-    assert_eq!((changed.len(), unchanged), (22, 205), "the rows cover 22 bytes");
+    assert_eq!(
+        (changed.len(), unchanged),
+        (22, 205),
+        "the rows cover 22 bytes"
+    );
     // The errata: 1 three bytes inserted, 2 two, 3 two, 4 three, 5 one (the
     // resolution at 4EC4, already in the resolved image), and the hook.
     let per: BTreeMap<&str, usize> = rows.iter().fold(BTreeMap::new(), |mut m, r| {
@@ -277,7 +285,14 @@ fn the_mended_routines_are_the_printed_ones_with_exactly_the_errata() {
     let per: Vec<(&str, usize)> = per.into_iter().collect();
     assert_eq!(
         per,
-        [("1", 3), ("2", 2), ("3", 2), ("4", 3), ("5", 1), ("hook", 1)]
+        [
+            ("1", 3),
+            ("2", 2),
+            ("3", 2),
+            ("4", 3),
+            ("5", 1),
+            ("hook", 1)
+        ]
     );
 }
 
@@ -292,7 +307,10 @@ fn the_mended_image_holds_the_routines_addastep_and_the_documented_interface() {
     let printed_glue = repo_file("tapes/baker-draughts-16k.bin");
     let mended = repo_file("tapes/baker-draughts-mended.bin");
     let at = |a: u16| usize::from(a - LOAD_AT);
-    assert_eq!(&glue[at(MENDED.squareval)..at(baker::BAKER_END) + 1], &mended[..]);
+    assert_eq!(
+        &glue[at(MENDED.squareval)..at(baker::BAKER_END) + 1],
+        &mended[..]
+    );
     let sym: BTreeMap<String, u16> = repo_text("tapes/baker-draughts-mended-16k.sym")
         .lines()
         .filter_map(|l| {
@@ -340,7 +358,10 @@ fn the_mended_image_holds_the_routines_addastep_and_the_documented_interface() {
     assert_eq!(&glue[a..a + sketch.len()], &sketch[..]);
     // WHAT's last JR reaches the exercise.
     assert_eq!(multi.jumped, baker::BAKER_END + 1);
-    assert!(glue.len() <= usize::from(0x4FFF - LOAD_AT) + 1, "in the fourth K");
+    assert!(
+        glue.len() <= usize::from(0x4FFF - LOAD_AT) + 1,
+        "in the fourth K"
+    );
 }
 
 // --- SQUAREVAL: the text's diagrams --------------------------------------
@@ -431,23 +452,37 @@ fn the_computer_jumps_twice() {
     assert_eq!(reply(&mut e, fen).played, Played::Move(wire("32x23x14")));
 }
 
-/// A king's triple jump, turning back, and a long capture beating a short
-/// one ("if C is greater than E then the whole list of moves on the stack
-/// except the current move is abolished").
+/// A king jumps on in any direction, backwards too; at a fork the first
+/// direction of TABLE (−4, −5, +4, +5) is taken (ours): from 10 the king on 1
+/// could go on over 7 (−) or over 15 (+), and goes back over 7.
 #[test]
-fn a_king_jumps_three_times_and_the_longer_capture_wins() {
+fn a_king_jumps_on_backwards_at_a_fork_the_first_direction() {
     let fen = "B:W6,7,15,16:BK1,K29";
-    let moves = legal(fen);
-    let mut e = engine(1);
-    for seed in 1..=8 {
-        e = engine(seed);
-        let Played::Move(m) = reply(&mut e, fen).played else {
-            panic!("no move")
-        };
-        assert!(moves.contains(&m.to_string()), "{m} not in {moves:?}");
-        assert!(m.squares().len() >= 3, "{m}: a multiple jump");
+    assert_eq!(legal(fen), ["1x10x19x12", "1x10x3"]);
+    for seed in 1..=4 {
+        let mut e = engine(seed);
+        assert_eq!(reply(&mut e, fen).played, Played::Move(wire("1x10x3")));
     }
-    let _ = e;
+}
+
+/// "if C is greater than E then the whole list of moves on the stack except
+/// the current move is abolished": 8's double jump, found after 2's single
+/// one, abolishes it; "If C is less than E then the current move is
+/// abolished": 20's single jump, found after 1's triple one.
+#[test]
+fn the_longer_capture_abolishes_the_shorter() {
+    for fen in ["B:W11,19,6:B2,8", "B:W6,15,24:B1,20"] {
+        let moves = legal(fen);
+        let longest = moves.iter().max_by_key(|m| m.len()).unwrap().clone();
+        assert!(moves.len() >= 2, "{fen}: {moves:?}");
+        for seed in 1..=4 {
+            let mut e = engine(seed);
+            let Played::Move(m) = reply(&mut e, fen).played else {
+                panic!("{fen}")
+            };
+            assert_eq!(m.to_string(), longest, "{fen}: {moves:?}");
+        }
+    }
 }
 
 /// "whether or not a computer's piece has reached the back row": a man
@@ -468,7 +503,12 @@ fn a_man_reaching_the_back_row_is_crowned_and_stops() {
         panic!()
     };
     game.push(m);
-    assert!(game.position().piece_at(retrochess::rules::draughts::Square::new(31).unwrap()).unwrap().king);
+    assert!(
+        game.position()
+            .piece_at(retrochess::rules::draughts::Square::new(31).unwrap())
+            .unwrap()
+            .king
+    );
     // The program's own board: a king (3C) on 31.
     assert_eq!(e.machine().peek(square_address(31)), KING);
 }
@@ -483,7 +523,10 @@ fn a_capture_goes_before_any_step() {
         let Played::Move(m) = reply(&mut e, fen).played else {
             panic!("{fen}")
         };
-        assert!(m.is_capture() && moves.contains(&m.to_string()), "{fen}: {m}");
+        assert!(
+            m.is_capture() && moves.contains(&m.to_string()),
+            "{fen}: {m}"
+        );
     }
 }
 
@@ -511,7 +554,10 @@ fn positions_from_random_games(n: usize) -> (usize, usize, usize, Vec<String>) {
             match r.played {
                 Played::Move(w) => {
                     if let Verdict::Illegal(w, why) = rules.judge(game.position(), &w) {
-                        illegal.push(format!("seed {seed} ply {}: {w}: {why}", game.moves().len()));
+                        illegal.push(format!(
+                            "seed {seed} ply {}: {w}: {why}",
+                            game.moves().len()
+                        ));
                     }
                 }
                 Played::DeadEnd => dead += 1,
@@ -521,12 +567,15 @@ fn positions_from_random_games(n: usize) -> (usize, usize, usize, Vec<String>) {
                 }
             }
             let legal = game.legal_moves();
-            let m = legal[rng.range(0, legal.len() as u64 - 1) as usize].clone();
+            let m = legal[rng.range(0, legal.len() as u64 - 1) as usize];
             game.push(m);
         }
     }
     println!("Black to move {}, White {}", colours[0], colours[1]);
-    assert!(colours.iter().all(|&c| c * 3 > n), "both colours: {colours:?}");
+    assert!(
+        colours.iter().all(|&c| c * 3 > n),
+        "both colours: {colours:?}"
+    );
     (asked, hung, dead, illegal)
 }
 
@@ -563,7 +612,11 @@ fn games_against_random_are_legal_to_the_end_and_leave_the_routines_alone() {
     let image = baker::MENDED_IMAGE;
     let mut won = 0;
     for seed in 1..=10u64 {
-        let side = if seed % 2 == 0 { Color::Black } else { Color::White };
+        let side = if seed % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
         let mut e = engine(seed);
         let mut rng = SplitMix64::new(seed ^ 0x5EED);
         let mut game = Game::initial(rules);
@@ -578,7 +631,7 @@ fn games_against_random_are_legal_to_the_end_and_leave_the_routines_alone() {
                 }
             } else {
                 let legal = game.legal_moves();
-                legal[rng.range(0, legal.len() as u64 - 1) as usize].clone()
+                legal[rng.range(0, legal.len() as u64 - 1) as usize]
             };
             game.push(m);
         }
@@ -588,11 +641,13 @@ fn games_against_random_are_legal_to_the_end_and_leave_the_routines_alone() {
         let zx = e.machine();
         let code = usize::from(MENDED.squareval - LOAD_AT);
         let cells = usize::from(MENDED.multi.unwrap().steps - LOAD_AT);
-        let now: Vec<u8> = (code..cells)
-            .map(|i| zx.peek(LOAD_AT + i as u16))
-            .collect();
+        let now: Vec<u8> = (code..cells).map(|i| zx.peek(LOAD_AT + i as u16)).collect();
         assert_eq!(now, &image[code..cells], "seed {seed}");
-        assert_eq!(zx.peek16(LBASE) + 2, e.stack(), "GAME ran below its return address");
+        assert_eq!(
+            zx.peek16(LBASE) + 2,
+            e.stack(),
+            "GAME ran below its return address"
+        );
     }
     assert!(won >= 7, "{won} of 10 won against random");
 }
@@ -606,7 +661,11 @@ fn against_random(n: u64, vacate: bool) -> (u32, u32) {
     let rules = Draughts::english();
     let (mut won, mut lost) = (0, 0);
     for seed in 1..=n {
-        let side = if seed % 2 == 0 { Color::Black } else { Color::White };
+        let side = if seed % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
         let mut e = engine(seed);
         if vacate {
             let saved = Arc::new(Mutex::new(None));
@@ -639,7 +698,7 @@ fn against_random(n: u64, vacate: bool) -> (u32, u32) {
                 m
             } else {
                 let legal = game.legal_moves();
-                legal[rng.range(0, legal.len() as u64 - 1) as usize].clone()
+                legal[rng.range(0, legal.len() as u64 - 1) as usize]
             };
             game.push(m);
         }
