@@ -88,6 +88,21 @@
 //! supplied would be invented, and patching Toni Baker's bytes would no
 //! longer be his program. The investigation: `tapes/BAKER.md`, "Does it
 //! crash?".
+//!
+//! # `baker-draughts-mended`
+//! The same driver on another image ([`MENDED`]):
+//! `tapes/baker-draughts-mended-16k.bin`, the glue assembled with
+//! `--equ mended=1`. Toni Baker's routines with five errata (SQUAREVAL keeps
+//! its TABLE pointer, exits with zero at the table's end and counts a piece
+//! in danger when the square behind is blank, three bytes longer, so it
+//! starts at 0x4DEE; WHAT's load at 0x4EC4), and our exercises: multiple
+//! jumps with her ADDASTEP and the two procedures she describes, crowning,
+//! captures first (`tapes/BAKER.md`, "The mended program"). The move is read
+//! from FROM, STEPS and PATH (`15x24x31`); nodes count NEWPRI and our
+//! JUMPED; its candidates are the steps compared at [`COMPARE`] and each
+//! capture at ENDMOVE, where it can go no further (raw = 256 × steps +
+//! priority: the exercises' order). Its names say "mended", the printed
+//! one's "as printed", wherever a user sees them.
 
 use std::time::Duration;
 
@@ -162,7 +177,13 @@ pub struct Multi {
     pub jumped: u16,
     pub steps: u16,
     pub path: u16,
+    /// ENDMOVE: a capture "can be increased no more"; its steps on the
+    /// stack under the header, C − 1 of them (the candidates' probe).
+    pub endmove: u16,
 }
+
+/// PRI, the capture's priority (ours; read by the probe at ENDMOVE).
+const MENDED_PRI: u16 = 0x4FFB;
 
 /// The printed program.
 pub static PRINTED: Variant = Variant {
@@ -185,6 +206,7 @@ pub static MENDED: Variant = Variant {
         jumped: 0x4ED1,
         steps: 0x4FEA,
         path: 0x4FEB,
+        endmove: 0x4F52,
     }),
 };
 
@@ -410,6 +432,9 @@ impl BakerDraughts {
         if self.collect {
             self.zx.take_samples();
             self.zx.probe(COMPARE, beyond_origin);
+            if let Some(m) = self.variant.multi {
+                self.zx.probe(m.endmove, whole_capture);
+            }
         }
         self.zx.jump(GAME, self.stack);
         let t0 = self.zx.busy_tstates();
@@ -461,12 +486,15 @@ impl BakerDraughts {
             .zx
             .take_samples()
             .iter()
-            .filter_map(|s| compared(s, engine))
+            .filter_map(|s| match self.variant.multi {
+                Some(m) if s.pc == m.endmove => captured(s, engine),
+                _ => compared(s, engine).map(|(w, p)| (w, i32::from(p), p)),
+            })
             .zip(1..)
-            .map(|((wire, priority), seq)| Candidate {
+            .map(|((wire, raw, priority), seq)| Candidate {
                 seq,
                 wire,
-                raw: i32::from(priority),
+                raw,
                 score: score_units(priority),
                 chance: None,
             })
@@ -549,12 +577,9 @@ impl Engine<Draughts> for BakerDraughts {
         })
     }
 
-    /// The printed program only: the mended one weighs its captures in our
-    /// JUMPED, not at COMPARE, so a probe there would miss them.
     fn collect_candidates(&mut self, on: bool) -> bool {
-        let can = self.variant.multi.is_none();
-        self.collect = on && can;
-        can
+        self.collect = on;
+        true
     }
 
     fn screen(&mut self) -> Option<TextScreen> {
@@ -571,6 +596,32 @@ fn beyond_origin(regs: &Regs, memory: &dyn Memory) -> Vec<u8> {
         FIRST_SQUARE.to_be_bytes()[0],
     ]);
     vec![memory.peek(at)]
+}
+
+/// The probe at ENDMOVE (mended): PRI, then the current move from the
+/// stack, its initial square and its C − 1 directions.
+fn whole_capture(regs: &Regs, memory: &dyn Memory) -> Vec<u8> {
+    let steps = u16::from((regs.bc as u8).saturating_sub(1)).min(12);
+    let mut bytes = vec![memory.peek(MENDED_PRI)];
+    bytes.extend((0..=steps).map(|i| memory.peek(regs.sp.wrapping_add(2 + i))));
+    bytes
+}
+
+/// A capture the mended program weighed at ENDMOVE, in the game's squares:
+/// (move, raw, priority). Raw is 256 × its steps + its priority, the order
+/// the exercises keep: any capture before any step, more steps first, then
+/// the priority.
+fn captured(sample: &Sample, engine: Color) -> Option<(PdnMove, i32, u8)> {
+    let (&priority, rest) = sample.bytes.split_first()?;
+    let (&origin, dirs) = rest.split_first()?;
+    let mut square = origin;
+    let mut squares = vec![game_square(origin, engine)?];
+    for &d in dirs {
+        square = square.wrapping_add(d).wrapping_add(d);
+        squares.push(game_square(square, engine)?);
+    }
+    let raw = 256 * dirs.len() as i32 + i32::from(priority);
+    Some((PdnMove::capture(squares).ok()?, raw, priority))
 }
 
 /// The move and priority of one comparison, in the game's squares: a jump
