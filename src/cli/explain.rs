@@ -17,7 +17,8 @@
 
 use std::fmt::Write as _;
 
-use retrochess::engines::{EngineOptions, GameKind, InputPath, Played, Reply, onek};
+use retrochess::arbiter::Judgement;
+use retrochess::engines::{EngineOptions, GameKind, InputPath, Played, Reply};
 use retrochess::protocol::session::{self, Weighed};
 use retrochess::rules::chess::ChessRules;
 use retrochess::rules::draughts::{Draughts, Variant};
@@ -68,16 +69,10 @@ pub fn run(request: &Request, options: &EngineOptions) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The options with `Opening=think` for an engine that declares `Opening`
-/// and was not told otherwise.
-fn searching(id: &str, options: &EngineOptions) -> EngineOptions {
-    let declares = retrochess::engines::entry(id)
-        .is_some_and(|e| (e.options)().iter().any(|o| o.name == onek::OPENING));
-    if declares && options.value(onek::OPENING).is_none() {
-        options.clone().with(onek::OPENING, "think")
-    } else {
-        options.clone()
-    }
+/// The options with the values that make engine `id` search from the
+/// initial position (its registry entry's), where not set already.
+pub fn searching(id: &str, options: &EngineOptions) -> EngineOptions {
+    retrochess::engines::entry(id).map_or_else(|| options.clone(), |e| e.search_options(options))
 }
 
 /// The game the request describes, every move judged.
@@ -210,13 +205,13 @@ fn table<R: Rules>(out: &mut String, judged: &[Weighed<R>], reply: &Reply<R::Wir
 /// The program's move, judged, and what it cost.
 fn verdict<R: Rules>(out: &mut String, game: &Game<R>, reply: &Reply<R::Wire>) {
     let rules = game.rules();
-    let line = match &reply.played {
-        Played::Move(m) => match rules.judge(game.position(), m) {
-            Verdict::Legal(_) => format!("played: {m} (legal)"),
-            Verdict::Illegal(_, why) => format!("played: {m}, illegal: {why}"),
-        },
-        Played::DeadEnd => "played: nothing (the program found no move and stopped)".to_string(),
-        Played::Hung(hang) => format!("played: nothing (the program did not come back: {hang})"),
+    let line = match Judgement::of(rules, game.position(), &reply.played) {
+        Judgement::Legal(_, m) => format!("played: {m} (legal)"),
+        Judgement::Illegal(m, why) => format!("played: {m}, illegal: {why}"),
+        Judgement::DeadEnd { .. } => {
+            "played: nothing (the program found no move and stopped)".to_string()
+        }
+        Judgement::Hung(hang) => format!("played: nothing (the program did not come back: {hang})"),
     };
     let _ = writeln!(out, "{line}");
     let score = reply.score.map_or("none".to_string(), |s| s.to_string());

@@ -104,18 +104,14 @@
 //! priority: the exercises' order). Its names say "mended", the printed
 //! one's "as printed", wherever a user sees them.
 
-use std::time::Duration;
-
 use log::debug;
 
+use super::driver::{Driver, Injecting, Program, Read, Track};
 use super::{
-    Candidate, Engine, EngineError, EngineInfo, EngineOptions, Hang, InputPath, Played, Reply,
-    Thoughts, Ties, onek,
+    Candidate, EngineError, EngineInfo, EngineOptions, Entry, Hang, Played, Thoughts, Ties,
 };
 use crate::machine::zx81::{FramesMode, Ram, Zx81};
-use crate::machine::{
-    Core, Fault, MachineError, Memory, Regs, Sample, SplitMix64, Stop, TextScreen,
-};
+use crate::machine::{Core, Fault, MachineError, Memory, Regs, Sample, SplitMix64, Stop};
 use crate::rules::draughts::{Draughts, PdnMove, Position, Square};
 use crate::rules::{Color, Game, HangKind};
 
@@ -343,8 +339,43 @@ pub fn score_units(priority: u8) -> i32 {
     (i32::from(priority) - i32::from(NEUTRAL)) * UNITS_PER_POINT
 }
 
-/// The driver.
-pub struct BakerDraughts {
+/// The registry's entries: as printed, and mended.
+pub static ENTRIES: [Entry; 2] = [
+    Entry::draughts(&INFO, Vec::new, |o| {
+        Ok(Box::new(BakerDraughts::new(o.clone())?))
+    }),
+    Entry::draughts(&MENDED_INFO, Vec::new, |o| {
+        Ok(Box::new(BakerDraughts::mended(o.clone())?))
+    }),
+];
+
+/// Toni Baker's draughts: the routines behind the one pipeline.
+pub type BakerDraughts = Driver<Baker>;
+
+impl Driver<Baker> {
+    /// A 16K ZX81 with the image (built in, or `options.tape`) loaded.
+    ///
+    /// # Errors
+    /// The tape cannot be read, does not fit between 0x4C97 and 0x4FFF, or
+    /// is not this program's glue (GAME's first bytes).
+    pub fn new(options: EngineOptions) -> Result<BakerDraughts, EngineError> {
+        Ok(Driver::of(Baker::new(options.clone())?, options))
+    }
+
+    /// `baker-draughts-mended`.
+    ///
+    /// # Errors
+    /// As [`BakerDraughts::new`].
+    pub fn mended(options: EngineOptions) -> Result<BakerDraughts, EngineError> {
+        Ok(Driver::of(
+            Baker::variant(&MENDED, options.clone())?,
+            options,
+        ))
+    }
+}
+
+/// Toni Baker's routines on their machine: what is special about them.
+pub struct Baker {
     variant: &'static Variant,
     options: EngineOptions,
     image: Vec<u8>,
@@ -356,22 +387,13 @@ pub struct BakerDraughts {
     collect: bool,
 }
 
-impl BakerDraughts {
-    /// A 16K ZX81 with the image (built in, or `options.tape`) loaded.
-    ///
-    /// # Errors
-    /// The tape cannot be read, does not fit between 0x4C97 and 0x4FFF, or
-    /// is not this program's glue (GAME's first bytes).
-    pub fn new(options: EngineOptions) -> Result<BakerDraughts, EngineError> {
-        BakerDraughts::variant(&PRINTED, options)
-    }
-
-    /// `baker-draughts-mended`.
+impl Baker {
+    /// As [`BakerDraughts::new`].
     ///
     /// # Errors
     /// As [`BakerDraughts::new`].
-    pub fn mended(options: EngineOptions) -> Result<BakerDraughts, EngineError> {
-        BakerDraughts::variant(&MENDED, options)
+    pub fn new(options: EngineOptions) -> Result<Baker, EngineError> {
+        Baker::variant(&PRINTED, options)
     }
 
     /// The program `variant` (its image, or `options.tape`).
@@ -381,7 +403,7 @@ impl BakerDraughts {
     pub fn variant(
         variant: &'static Variant,
         options: EngineOptions,
-    ) -> Result<BakerDraughts, EngineError> {
+    ) -> Result<Baker, EngineError> {
         let image = match &options.tape {
             Some(path) => crate::machine::read_tape(path)?,
             None => variant.image.to_vec(),
@@ -389,7 +411,7 @@ impl BakerDraughts {
         check_image(&image)?;
         let (zx, rng) = boot(&image, variant.show, options.seed, options.core)?;
         let stack = zx.sp();
-        Ok(BakerDraughts {
+        Ok(Baker {
             variant,
             options,
             image,
@@ -417,30 +439,6 @@ impl BakerDraughts {
             let at = square_address(program_square(sq, engine).number());
             self.zx.poke(at, code_at(pos, sq, engine));
         }
-    }
-
-    /// Sets up `pos`, fills RANDOM and runs GAME: the stop, T-states and
-    /// nodes.
-    fn run_game(&mut self, pos: &Position, budget: u64) -> (Stop, u64, u64) {
-        self.set_position(pos);
-        self.zx.poke(RANDOM, self.rng.next_u64() as u8);
-        self.zx.person_thinks();
-        match self.variant.multi {
-            Some(m) => self.zx.watch(&[NEWPRI, m.jumped]),
-            None => self.zx.watch(&[NEWPRI]),
-        }
-        if self.collect {
-            self.zx.take_samples();
-            self.zx.probe(COMPARE, beyond_origin);
-            if let Some(m) = self.variant.multi {
-                self.zx.probe(m.endmove, whole_capture);
-            }
-        }
-        self.zx.jump(GAME, self.stack);
-        let t0 = self.zx.busy_tstates();
-        let stop = self.zx.call(GAME, budget);
-        let nodes = self.zx.hits(0) + self.zx.hits(1);
-        (stop, self.zx.busy_tstates() - t0, nodes)
     }
 
     /// The move GAME made, in the game's squares.
@@ -527,31 +525,76 @@ impl BakerDraughts {
     }
 }
 
-impl Engine<Draughts> for BakerDraughts {
+impl Program for Baker {
+    type Rules = Draughts;
+    type Host = Zx81;
+
     fn info(&self) -> &'static EngineInfo {
         self.variant.info
     }
 
-    fn new_game(&mut self) -> Result<(), EngineError> {
-        let (zx, rng) = boot(
-            &self.image,
-            self.variant.show,
-            self.options.seed,
-            self.options.core,
-        )?;
+    fn host(&self) -> &Zx81 {
+        &self.zx
+    }
+
+    fn host_mut(&mut self) -> &mut Zx81 {
+        &mut self.zx
+    }
+
+    fn boot(&mut self, seed: u64) -> Result<(), EngineError> {
+        let (zx, rng) = boot(&self.image, self.variant.show, seed, self.options.core)?;
         self.stack = zx.sp();
         self.zx = zx;
         self.rng = rng;
         Ok(())
     }
 
-    fn play(&mut self, game: &Game<Draughts>, budget: u64) -> Result<Reply<PdnMove>, EngineError> {
-        let pos = game.position();
-        let engine = pos.turn();
-        let budget = budget.min(self.options.budget);
-        let (stop, tstates, nodes) = self.run_game(pos, budget);
+    /// Parts one and two of the program, which read and checked the
+    /// person's move, are not in the seed.
+    fn keys(&mut self, _: Option<&Track<Draughts>>, _: &Game<Draughts>) -> Result<String, String> {
+        Err("the person's move and its check are in parts one and two, not in the seed".into())
+    }
+
+    /// The 32 squares, RANDOM filled from the seed, and a person's thinking
+    /// time.
+    fn inject(&mut self, game: &Game<Draughts>, _: Injecting) -> Result<(), EngineError> {
+        self.set_position(game.position());
+        self.zx.poke(RANDOM, self.rng.next_u64() as u8);
+        self.zx.person_thinks();
+        Ok(())
+    }
+
+    /// GAME called from the stack it starts with, NEWPRI (and the mended
+    /// program's JUMPED) counted.
+    fn run_to_reply(&mut self, _: &Game<Draughts>, budget: u64) -> Stop {
+        match self.variant.multi {
+            Some(m) => self.zx.watch(&[NEWPRI, m.jumped]),
+            None => self.zx.watch(&[NEWPRI]),
+        }
+        if self.collect {
+            self.zx.take_samples();
+            self.zx.probe(COMPARE, beyond_origin);
+            if let Some(m) = self.variant.multi {
+                self.zx.probe(m.endmove, whole_capture);
+            }
+        }
+        self.zx.jump(GAME, self.stack);
+        self.zx.call(GAME, budget)
+    }
+
+    fn thoughts(&mut self, game: &Game<Draughts>, stop: Stop) -> Option<Thoughts<PdnMove>> {
         let moved = stop == Stop::Returned && self.zx.peek(RESULT) == 0;
-        let thoughts = self.collect.then(|| self.take_thoughts(engine, moved));
+        self.collect
+            .then(|| self.take_thoughts(game.position().turn(), moved))
+    }
+
+    fn read_reply(
+        &mut self,
+        game: &Game<Draughts>,
+        stop: Stop,
+    ) -> Result<Read<PdnMove>, EngineError> {
+        let engine = game.position().turn();
+        let nodes = self.zx.hits(0) + self.zx.hits(1);
         let (played, score) = match stop {
             Stop::Returned if self.zx.peek(RESULT) != 0 => (Played::DeadEnd, None),
             Stop::Returned => (
@@ -561,29 +604,20 @@ impl Engine<Draughts> for BakerDraughts {
             other => (Played::Hung(self.hang(other)), None),
         };
         debug!(
-            "{}: {played:?} in {tstates} T-states, {nodes} moves evaluated",
+            "{}: {played:?}, {nodes} moves evaluated",
             self.variant.info.id
         );
-        Ok(Reply {
+        Ok(Read {
             played,
             score,
-            thoughts,
             nodes,
-            tstates,
-            authentic: authentic(tstates),
-            path: InputPath::Injected(
-                "the person's move and its check are in parts one and two, not in the seed".into(),
-            ),
+            intact: true,
         })
     }
 
-    fn collect_candidates(&mut self, on: bool) -> bool {
+    fn set_collect(&mut self, on: bool) -> bool {
         self.collect = on;
         true
-    }
-
-    fn screen(&mut self) -> Option<TextScreen> {
-        Some(self.zx.screen())
     }
 }
 
@@ -694,11 +728,6 @@ fn check_image(image: &[u8]) -> Result<(), EngineError> {
         )));
     }
     Ok(())
-}
-
-/// How long the program took on the real machine, in SLOW mode.
-pub fn authentic(tstates: u64) -> Duration {
-    onek::authentic_time(tstates, FramesMode::Slow)
 }
 
 #[cfg(test)]

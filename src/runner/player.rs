@@ -7,9 +7,12 @@ use std::time::Duration;
 
 use super::MatchGame;
 use super::clock::MatchClock;
-use super::external::{Launch, Proto};
+use super::external::Launch;
+use super::record::MoveNote;
+pub use super::turn::{Player, Turn};
 use crate::engines::{self, Engine, EngineOptions, Played};
 use crate::machine::SplitMix64;
+use crate::protocol::Protocol;
 use crate::rules::{Game, HangKind, Rules};
 
 /// Who plays, as given on the command line.
@@ -24,7 +27,7 @@ pub enum PlayerSpec {
         name: String,
         cmd: String,
         args: Vec<String>,
-        proto: Proto,
+        proto: Protocol,
         options: Vec<(String, String)>,
     },
 }
@@ -59,16 +62,7 @@ impl FromStr for PlayerSpec {
             };
             match key {
                 "cmd" => cmd = Some(filled("cmd=")?),
-                "proto" => {
-                    proto = Some(match value {
-                        "uci" => Proto::Uci,
-                        "xboard" | "cecp" => Proto::Xboard,
-                        "hub" => Proto::Hub,
-                        other => {
-                            return Err(format!("unknown protocol {other:?}: uci, xboard or hub"));
-                        }
-                    })
-                }
+                "proto" => proto = Some(value.parse::<Protocol>()?),
                 "name" => name = Some(filled("name=")?),
                 // An empty argument or option value is one an engine may want.
                 "arg" => args.push(value.to_string()),
@@ -165,37 +159,6 @@ impl PlayerSpec {
     }
 }
 
-/// What a player did on its turn.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Turn<W> {
-    /// A move (not yet judged), with what it cost where known.
-    Move {
-        wire: W,
-        authentic: Option<Duration>,
-        comment: Option<String>,
-    },
-    /// The player gave up (an external engine's `resign`).
-    Resign(String),
-    /// A retro program found no move and stopped.
-    DeadEnd(String),
-    /// A retro program did not come back.
-    Hung(HangKind, String),
-    /// An external engine's process ended.
-    Disconnected(String),
-    /// An external engine said nothing in time.
-    Stalled(String),
-    /// An external engine broke its protocol (a line past the length bound).
-    ProtocolFault(String),
-}
-
-/// One side of one game.
-pub trait Player<R: Rules>: Send {
-    /// The move in the position `game` has reached.
-    fn go(&mut self, game: &Game<R>, clock: &MatchClock, other: &MatchClock) -> Turn<R::Wire>;
-    /// Ends the game (external engines are told, and stopped).
-    fn finish(&mut self) {}
-}
-
 struct Retro<R: Rules> {
     engine: Box<dyn Engine<R>>,
     budget: u64,
@@ -209,7 +172,12 @@ impl<R: Rules> Player<R> for Retro<R> {
                 Played::Move(wire) => Turn::Move {
                     wire,
                     authentic: Some(reply.authentic),
-                    comment: None,
+                    comment: Some(MoveNote {
+                        score: reply.score,
+                        authentic: reply.authentic,
+                        nodes: reply.nodes,
+                        path: reply.path,
+                    }),
                 },
                 Played::DeadEnd => Turn::DeadEnd(format!("{name} found no move and stopped")),
                 Played::Hung(hang) => Turn::Hung(hang.kind, format!("{name} hung: {hang}")),
@@ -277,7 +245,7 @@ mod tests {
                 name: "stockfish".into(),
                 cmd: "/usr/games/stockfish".into(),
                 args: vec![],
-                proto: Proto::Uci,
+                proto: Protocol::Uci,
                 options: vec![("Skill Level".into(), "0".into())]
             }
         );
