@@ -359,7 +359,7 @@ fn main() -> ExitCode {
                     engines::GameKind::Draughts => "draughts",
                 };
                 println!(
-                    "{:18} {game:9} {} ({}, {}, {})",
+                    "{:21} {game:9} {} ({}, {}, {})",
                     info.id, info.name, info.author, info.year, info.machine
                 );
             }

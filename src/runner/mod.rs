@@ -452,12 +452,17 @@ fn median_ms(counts: &BTreeMap<u64, u64>) -> Option<u64> {
     })
 }
 
-/// The final table, one line per player.
+/// The final table, one line per player; the names' column as wide as the
+/// longest name (at least 28).
 pub fn table(standings: &[Standing]) -> String {
     let mut s = String::new();
+    let width = standings
+        .iter()
+        .map(|st| st.name.chars().count())
+        .fold(28, usize::max);
     let _ = writeln!(
         s,
-        "{:<28} {:>5} {:>4} {:>4} {:>4} {:>6} {:>7} {:>7} {:>6}  {:>9}  illegal moves",
+        "{:<width$} {:>5} {:>4} {:>4} {:>4} {:>6} {:>7} {:>7} {:>6}  {:>9}  illegal moves",
         "engine", "games", "W", "D", "L", "score", "Elo", "+/-", "LOS", "auth. s"
     );
     for st in standings {
@@ -487,7 +492,7 @@ pub fn table(standings: &[Standing]) -> String {
         };
         let _ = writeln!(
             s,
-            "{:<28} {:>5} {:>4} {:>4} {:>4} {:>6} {:>7} {:>7} {:>6}  {:>9}  {illegal}",
+            "{:<width$} {:>5} {:>4} {:>4} {:>4} {:>6} {:>7} {:>7} {:>6}  {:>9}  {illegal}",
             st.name,
             w.games(),
             w.wins,
