@@ -16,5 +16,6 @@
 pub mod engines;
 pub mod machine;
 pub mod protocol;
+pub mod rating;
 pub mod rules;
 pub mod runner;
