@@ -268,7 +268,7 @@ fn play_match<R: MatchGame>(
     })
     .map_err(|e| e.to_string())?;
     bar.finish_and_clear();
-    print!("{}", runner::table(&report.standings));
+    print!("{}", runner::table(&report.standings, options.seed));
     let whereto = match (&args.pgn, &file) {
         (Some(path), Some(f)) if matches!(report.stopped, Some(Stopped::Unwritable(_))) => {
             format!(", {} of them in {}", f.written(), path.display())

@@ -1,10 +1,11 @@
 //! Subcommands that talk to a person: `play`, `explain`, `screen`, `bench`,
-//! `match`.
+//! `match`, `rate`.
 
 pub mod bench;
 pub mod explain;
 pub mod matches;
 pub mod play;
+pub mod rate;
 
 use std::fmt;
 

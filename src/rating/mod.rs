@@ -10,6 +10,7 @@
 
 pub mod model;
 pub mod records;
+pub mod report;
 
 use crate::machine::SplitMix64;
 use crate::runner::stats::Wdl;
@@ -45,6 +46,8 @@ pub struct RateOptions {
     pub seed: u64,
 }
 
+/// Ratings closer than this (Elo) are equal for the LOS.
+pub const TIE: f64 = 1e-6;
 /// BayesElo's default prior.
 pub const DEFAULT_PRIOR: f64 = 2.0;
 /// Resamples for the intervals.
@@ -84,8 +87,8 @@ pub struct Ratings {
 
 impl Ratings {
     /// The likelihood that `a` is stronger than `b`: the share of bootstrap
-    /// resamples rating `a` above `b` (a tie counts half); `None` without
-    /// resamples.
+    /// resamples rating `a` above `b` (a tie, within [`TIE`], counts half);
+    /// `None` without resamples.
     pub fn los(&self, a: usize, b: usize) -> Option<f64> {
         if self.samples.is_empty() {
             return None;
@@ -93,9 +96,10 @@ impl Ratings {
         let above: f64 = self
             .samples
             .iter()
-            .map(|s| match s[a].partial_cmp(&s[b]) {
-                Some(std::cmp::Ordering::Greater) => 1.0,
-                Some(std::cmp::Ordering::Equal) => 0.5,
+            .map(|s| match s[a] - s[b] {
+                // Equal within the fit's precision: a tie.
+                d if d.abs() < TIE => 0.5,
+                d if d > 0.0 => 1.0,
                 _ => 0.0,
             })
             .sum();
@@ -266,8 +270,24 @@ mod tests {
         // 0 beats 1 mostly, 1 and 2 even; 3 and 4 only play each other.
         let mut games = Vec::new();
         for k in 0..20 {
-            games.push(g(0, 1, if k % 4 == 0 { Score::Draw } else { Score::WhiteWins }));
-            games.push(g(1, 2, if k % 2 == 0 { Score::WhiteWins } else { Score::BlackWins }));
+            games.push(g(
+                0,
+                1,
+                if k % 4 == 0 {
+                    Score::Draw
+                } else {
+                    Score::WhiteWins
+                },
+            ));
+            games.push(g(
+                1,
+                2,
+                if k % 2 == 0 {
+                    Score::WhiteWins
+                } else {
+                    Score::BlackWins
+                },
+            ));
         }
         games.push(g(3, 4, Score::Draw));
         let options = RateOptions {

@@ -120,8 +120,12 @@ pub fn fit(
         for _ in 0..200 {
             let (value, grad, hess) = problem.evaluate(&theta, ln_nu, dim);
             // Newton: solve (−H)·step = g.
-            let Some(step) = solve(hess.iter().map(|r| r.iter().map(|h| -h).collect()).collect(), grad.clone())
-            else {
+            let Some(step) = solve(
+                hess.iter()
+                    .map(|r| r.iter().map(|h| -h).collect())
+                    .collect(),
+                grad.clone(),
+            ) else {
                 break;
             };
             steps += 1;
@@ -319,8 +323,15 @@ mod tests {
         let p = pairs(&[((0, 1), [42.0, 30.0, 8.0])]);
         let f = fit(2, &[0, 1], &p, &[], 0.0, DrawModel::Davidson, None);
         let gap = f.elo[0] - f.elo[1];
-        assert!((gap - 400.0 * (42.0f64 / 8.0).log10()).abs() < 1e-6, "{gap}");
-        assert!((f.nu - 30.0 / (42.0f64 * 8.0).sqrt()).abs() < 1e-6, "{}", f.nu);
+        assert!(
+            (gap - 400.0 * (42.0f64 / 8.0).log10()).abs() < 1e-6,
+            "{gap}"
+        );
+        assert!(
+            (f.nu - 30.0 / (42.0f64 * 8.0).sqrt()).abs() < 1e-6,
+            "{}",
+            f.nu
+        );
         // Halves: the score 57/80 read off the logistic curve.
         let h = fit(2, &[0, 1], &p, &[], 0.0, DrawModel::Halves, None);
         let s: f64 = 57.0 / 80.0;
@@ -330,7 +341,15 @@ mod tests {
     #[test]
     fn draws_only_stay_finite() {
         let p = pairs(&[((0, 1), [0.0, 12.0, 0.0]), ((1, 2), [0.0, 4.0, 0.0])]);
-        let f = fit(3, &[0, 1, 2], &p, &[(0, 1), (1, 2)], 2.0, DrawModel::Davidson, None);
+        let f = fit(
+            3,
+            &[0, 1, 2],
+            &p,
+            &[(0, 1), (1, 2)],
+            2.0,
+            DrawModel::Davidson,
+            None,
+        );
         assert!(f.elo.iter().all(|e| e.abs() < 1e-6), "{:?}", f.elo);
         assert!(f.nu.is_finite() && f.nu > 1e6);
     }

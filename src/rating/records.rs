@@ -109,7 +109,9 @@ pub fn scan(text: &str) -> Vec<Scanned> {
                     finish(&mut cur, &mut games, &mut started);
                 }
                 start_game(&mut cur, &mut started, line);
-                let end = (i..chars.len()).find(|&k| chars[k] == '\n').unwrap_or(chars.len());
+                let end = (i..chars.len())
+                    .find(|&k| chars[k] == '\n')
+                    .unwrap_or(chars.len());
                 let text: String = chars[i..end].iter().collect();
                 match parse_tag(&text) {
                     Ok(tag) => cur.tags.push(tag),
@@ -421,9 +423,7 @@ fn rules_of(kind: Kind, game: &Scanned) -> Result<(Kind, String), String> {
     match kind {
         Kind::Chess => {
             if let Some(t) = game.tag("GameType") {
-                return Err(format!(
-                    "a draughts game (GameType {t:?}) in a chess file"
-                ));
+                return Err(format!("a draughts game (GameType {t:?}) in a chess file"));
             }
             match variant.as_deref() {
                 None | Some("" | "standard" | "chess" | "normal" | "from position") => {
@@ -447,7 +447,10 @@ fn rules_of(kind: Kind, game: &Scanned) -> Result<(Kind, String), String> {
             }
             Ok((
                 kind,
-                format!("(GameType 21{})", variant.map_or(String::new(), |v| format!(", Variant {v}"))),
+                format!(
+                    "(GameType 21{})",
+                    variant.map_or(String::new(), |v| format!(", Variant {v}"))
+                ),
             ))
         }
     }

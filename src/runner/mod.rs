@@ -1,7 +1,7 @@
 //! The built-in match runner: retro engines in-process, a random mover, and
 //! external engines as subprocesses (UCI, CECP, Hub); adjudication by the
 //! rules; the game's record (PGN, PDN) written game by game; a standings
-//! table with Elo and LOS.
+//! table with joint ratings (`crate::rating`), intervals and LOS.
 //!
 //! Games run on `concurrency` worker threads. Each game gets fresh players
 //! (a freshly loaded machine, or a freshly started process), seeded from the
@@ -166,6 +166,8 @@ pub struct Standing {
     /// number of milliseconds (bounded however long the match).
     pub authentic: BTreeMap<u64, u64>,
     pub losses_by: BTreeMap<Termination, u32>,
+    /// Results against each opponent (by index), from this player's side.
+    pub opponents: BTreeMap<usize, Wdl>,
 }
 
 /// The result of a match.
@@ -414,6 +416,8 @@ fn tally<R: MatchGame>(
     match decisive {
         Some((winner, loser)) => {
             standings[winner].wdl.wins += 1;
+            standings[winner].opponents.entry(loser).or_default().wins += 1;
+            standings[loser].opponents.entry(winner).or_default().losses += 1;
             standings[loser].wdl.losses += 1;
             *standings[loser]
                 .losses_by
@@ -423,6 +427,8 @@ fn tally<R: MatchGame>(
         None => {
             standings[w].wdl.draws += 1;
             standings[b].wdl.draws += 1;
+            standings[w].opponents.entry(b).or_default().draws += 1;
+            standings[b].opponents.entry(w).or_default().draws += 1;
         }
     }
     for (side, _, kind) in &record.illegal {
@@ -447,27 +453,40 @@ fn median_ms(counts: &BTreeMap<u64, u64>) -> Option<u64> {
     })
 }
 
-/// The final table, one line per player.
-pub fn table(standings: &[Standing]) -> String {
+/// The final table, one line per player: wins, draws and losses; the
+/// rating of every player jointly by `crate::rating` (Bradley–Terry with a
+/// draw parameter, 2 virtual draws a pair so a clean sweep stays finite,
+/// mean 0), its 95% interval (`lo..hi`, 1000 bootstrap resamples of the
+/// games, seeded by `seed`); LOS, the likelihood that the player is
+/// stronger than the one rated next below it.
+pub fn table(standings: &[Standing], seed: u64) -> String {
+    let ratings = rating_of(standings, seed);
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{:<28} {:>5} {:>4} {:>4} {:>4} {:>6} {:>7} {:>7} {:>6}  {:>9}  illegal moves",
-        "engine", "games", "W", "D", "L", "score", "Elo", "+/-", "LOS", "auth. s"
+        "{:<28} {:>5} {:>4} {:>4} {:>4} {:>6} {:>6} {:>11} {:>6}  {:>9}  illegal moves",
+        "engine", "games", "W", "D", "L", "score", "Elo", "95% CI", "LOS", "auth. s"
     );
-    for st in standings {
+    for (i, st) in standings.iter().enumerate() {
         let w = &st.wdl;
         let score = w
             .score()
             .map_or("-".into(), |s| format!("{:.1}%", 100.0 * s));
-        let err = w.elo_error().map_or("-".into(), |e| {
-            if e.is_finite() {
-                format!("{e:.0}")
-            } else {
-                "inf".into()
-            }
-        });
-        let los = w.los().map_or("-".into(), |l| format!("{:.1}%", 100.0 * l));
+        let (elo, interval) = match ratings.elo[i] {
+            e if e.is_finite() => (
+                format!("{e:+.0}"),
+                ratings.interval[i].map_or("-".into(), |(lo, hi)| format!("{lo:+.0}..{hi:+.0}")),
+            ),
+            _ => ("-".into(), "-".into()),
+        };
+        let below = ratings
+            .order
+            .iter()
+            .position(|&p| p == i)
+            .and_then(|k| ratings.order.get(k + 1));
+        let los = below
+            .and_then(|&b| ratings.los(i, b))
+            .map_or("-".into(), |l| format!("{:.1}%", 100.0 * l));
         let auth = median_ms(&st.authentic).map_or("-".into(), |ms| {
             format!("{:.2}", Duration::from_millis(ms).as_secs_f64())
         });
@@ -482,20 +501,46 @@ pub fn table(standings: &[Standing]) -> String {
         };
         let _ = writeln!(
             s,
-            "{:<28} {:>5} {:>4} {:>4} {:>4} {:>6} {:>7} {:>7} {:>6}  {:>9}  {illegal}",
+            "{:<28} {:>5} {:>4} {:>4} {:>4} {:>6} {:>6} {:>11} {:>6}  {:>9}  {illegal}",
             st.name,
             w.games(),
             w.wins,
             w.draws,
             w.losses,
             score,
-            stats::fmt_elo(w.elo()),
-            err,
+            elo,
+            interval,
             los,
             auth
         );
     }
     s
+}
+
+/// The standings' games rated jointly (colours aside, as the model has them).
+pub fn rating_of(standings: &[Standing], seed: u64) -> crate::rating::Ratings {
+    use crate::rating::{RateOptions, RatedGame, Score};
+    let mut games = Vec::new();
+    for (a, st) in standings.iter().enumerate() {
+        for (&b, r) in st.opponents.range(a + 1..) {
+            for (n, result) in [
+                (r.wins, Score::WhiteWins),
+                (r.draws, Score::Draw),
+                (r.losses, Score::BlackWins),
+            ] {
+                games.extend((0..n).map(|_| RatedGame {
+                    white: a,
+                    black: b,
+                    result,
+                }));
+            }
+        }
+    }
+    let options = RateOptions {
+        seed,
+        ..RateOptions::default()
+    };
+    crate::rating::rate(standings.len(), &games, &options)
 }
 
 use std::fmt::Write as _;
