@@ -14,12 +14,15 @@
 //!
 //! - [`cpu`]: the CPU contract ([`Regs`], [`Memory`], the bus) and its cores.
 //! - [`emulator`]: the run loop, clock, budget, watches, traps and calls.
+//! - [`host`]: the host contract drivers use ([`Host`]) and the one
+//!   wrapper ([`Machine`]) that runs every machine model ([`Model`]).
 //! - [`zx81`]: the ZX81 (1K or 16K), its ROM traps, keyboard, `.p` tapes.
 //! - [`spectrum`]: the 48K Spectrum, its ROM traps and interrupt, `RST 16`
 //!   printing, `.tap` tapes and `.sna`/`.z80` snapshots.
 
 pub mod cpu;
 pub mod emulator;
+pub mod host;
 pub mod profile;
 pub mod rng;
 pub mod screen;
@@ -32,6 +35,7 @@ use std::path::Path;
 
 pub use cpu::{Memory, Regs};
 pub use emulator::{CALL_RETURN, Resume, Trap};
+pub use host::{Host, Machine, Model};
 pub use rng::SplitMix64;
 pub use screen::{Cell, ScreenStyle, TextScreen};
 

@@ -44,9 +44,37 @@
 //! line, never a `pv`; then `info detail="…"` with the retro detail and,
 //! with `ShowScreen`, one `info screen="…"` a row. Under `IllegalMoves
 //! play` an illegal move is sent; under `resign`, and when there is no move
-//! at all, `done` comes with no argument: Hub has neither a resignation nor
-//! a null move (pydraughts reads `0-0` as a pass, which would let the game
-//! go on).
+//! at all, `done move=0-0` ([`NO_MOVE`]; see "When the program has no
+//! move" below).
+//!
+//! # When the program has no move
+//!
+//! A program that hangs (Toni Baker's printed routines fault on most
+//! positions: `baker-draughts`), finds no move (its dead end), or whose
+//! illegal move is withheld under `IllegalMoves resign`, has no move to
+//! send. Scan's `protocol.txt` has neither a resignation nor a null move:
+//! `done` "contains the engine's move", and an empty value must be quoted.
+//! What the one client that speaks Hub on 8×8 does with each possible
+//! answer (pydraughts 0.6.7, `HubEngine.go` and `.play`, read and tried):
+//! - `done` alone: `go` takes the first argument of `done` as the move,
+//!   finds none, and raises `IndexError` (what this front end sent before);
+//! - `done move=""`: `go` returns the two characters `""`, and `play`
+//!   raises `KeyError` looking for that square;
+//! - `done move=` (an empty value, unquoted against the protocol): `play`
+//!   builds a `Move` with no squares, and pushing it raises
+//!   `AttributeError`;
+//! - `done move=0-0`: `go` returns `"0-0"` and `play` a `PlayResult` whose
+//!   `move.is_null` is true: pydraughts's own null move, as `bestmove
+//!   0000` is UCI's. Pushing it on an `english` board raises `ValueError`
+//!   ("The provided move is not possible"), so the game cannot silently go
+//!   on as though a move were made.
+//!
+//! So the answer is `done move=0-0`, after the `info problem="…"` that
+//! says why (the hang and the program counter, the dead end, or the
+//! illegal move). A client sees a null move and the reason in its `info`
+//! (pydraughts: `result.move.is_null`, `result.info["problem"]`). Our own
+//! Hub client ([`crate::runner`]) reads `0-0` as no move, a resignation
+//! with that reason.
 //!
 //! `go analyze` also asks the driver for the moves the program weighed
 //! ([`crate::engines::Engine::collect_candidates`]; the protocol: "with go
@@ -91,6 +119,7 @@ use super::desk::{Desk, Mode, Pending};
 use super::session::{self, Action, Change, Clock, Input, Job, Searched, Settings, Weighed};
 use crate::engines::{EngineInfo, OptionKind, OptionSpec, Played, Reply, Thoughts};
 use crate::rules::draughts::hub::parse_pydraughts_position;
+pub use crate::rules::draughts::hub_line::{HubLine, NO_MOVE, SyntaxError, split, value};
 use crate::rules::draughts::{Draughts, HubMove, PdnMove, Position, Variant};
 use crate::rules::{Game, Verdict};
 
@@ -153,38 +182,11 @@ pub enum Command {
     Quit,
 }
 
-/// One line split as the protocol's general syntax says: the command and
-/// its arguments (`None` for a flag).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HubLine {
-    pub command: String,
-    pub args: Vec<(String, Option<String>)>,
-}
-
-impl HubLine {
-    /// The value of argument `name` (a flag's is empty).
-    pub fn arg(&self, name: &str) -> Option<&str> {
-        self.args
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.as_deref().unwrap_or(""))
-    }
-
-    /// Whether argument `name` is given, with or without a value.
-    pub fn has(&self, name: &str) -> bool {
-        self.args.iter().any(|(k, _)| k == name)
-    }
-}
-
 /// Why a line from the GUI was not carried out.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HubError {
-    /// A quoted value with no closing quote.
-    UnclosedQuote(String),
-    /// Text right after a closing quote (`a="b"c`).
-    AfterQuote(String),
-    /// `=value` with no name before it.
-    NoName,
+    /// The line breaks the general syntax.
+    Syntax(SyntaxError),
     Unknown(String),
     Missing {
         command: &'static str,
@@ -215,9 +217,7 @@ pub enum HubError {
 impl std::fmt::Display for HubError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            HubError::UnclosedQuote(arg) => write!(f, "the value of {arg} has no closing quote"),
-            HubError::AfterQuote(arg) => write!(f, "text after the quoted value of {arg}"),
-            HubError::NoName => write!(f, "an argument has a value but no name"),
+            HubError::Syntax(e) => e.fmt(f),
             HubError::Unknown(c) => write!(f, "unknown command {c}"),
             HubError::Missing { command, arg } => write!(f, "{command} needs its {arg} argument"),
             HubError::BadNumber { arg, value } => {
@@ -237,65 +237,12 @@ impl std::fmt::Display for HubError {
 
 impl std::error::Error for HubError {}
 
-/// Splits a line into its command and arguments; `None` for a blank line.
-///
-/// # Errors
-/// A quoted value left open, text glued to a closing quote, or a value
-/// with no name.
-pub fn split(line: &str) -> Result<Option<HubLine>, HubError> {
-    let line = line.trim();
-    let Some(command) = line.split_whitespace().next() else {
-        return Ok(None);
-    };
-    let mut rest = line[command.len()..].trim_start();
-    let mut args = Vec::new();
-    while !rest.is_empty() {
-        let end = rest
-            .find(|c: char| c.is_whitespace() || c == '=')
-            .unwrap_or(rest.len());
-        let (key, after) = rest.split_at(end);
-        if key.is_empty() {
-            return Err(HubError::NoName);
-        }
-        let (value, tail) = match after.strip_prefix('=') {
-            Some(v) => {
-                let (value, tail) = value_of(key, v)?;
-                (Some(value), tail)
-            }
-            None => (None, after),
-        };
-        args.push((key.to_string(), value));
-        rest = tail.trim_start();
-    }
-    Ok(Some(HubLine {
-        command: command.to_string(),
-        args,
-    }))
-}
-
-/// The value at the start of `text` (quoted or up to the next space) and
-/// what follows it.
-fn value_of<'a>(key: &str, text: &'a str) -> Result<(String, &'a str), HubError> {
-    let Some(quoted) = text.strip_prefix('"') else {
-        let end = text.find(char::is_whitespace).unwrap_or(text.len());
-        return Ok((text[..end].to_string(), &text[end..]));
-    };
-    let close = quoted
-        .find('"')
-        .ok_or_else(|| HubError::UnclosedQuote(key.to_string()))?;
-    let tail = &quoted[close + 1..];
-    if tail.starts_with(|c: char| !c.is_whitespace()) {
-        return Err(HubError::AfterQuote(key.to_string()));
-    }
-    Ok((quoted[..close].to_string(), tail))
-}
-
 /// Reads one line from the GUI; `None` for a blank line.
 ///
 /// # Errors
 /// See [`HubError`].
 pub fn parse(line: &str) -> Result<Option<Command>, HubError> {
-    let Some(line) = split(line)? else {
+    let Some(line) = split(line).map_err(HubError::Syntax)? else {
         return Ok(None);
     };
     let needs = |command, arg| {
@@ -538,7 +485,7 @@ impl Hub {
             // The protocol says a GUI never asks this; answered all the same.
             let lines = vec![
                 info_value("problem", "no legal move: the game is over"),
-                "done".to_string(),
+                no_move(),
             ];
             let search = self.desk.without_engine(&self.game, &clock, mode, go);
             self.desk
@@ -559,7 +506,7 @@ impl Hub {
             Err(e) => (
                 vec![
                     info_value("problem", &format!("the engine failed: {e}")),
-                    "done".to_string(),
+                    no_move(),
                 ],
                 Duration::ZERO,
             ),
@@ -604,7 +551,7 @@ impl Hub {
             if judged.send.is_none() && matches!(reply.played, Played::Move(_)) {
                 lines.push(info_value(
                     "problem",
-                    "IllegalMoves is resign: Hub has no resignation, so done without a move",
+                    "IllegalMoves is resign: Hub has no resignation, so done with the null move 0-0",
                 ));
             }
         }
@@ -614,7 +561,7 @@ impl Hub {
         }
         lines.push(match &judged.send {
             Some(wire) => format!("done move={}", hub(wire)),
-            None => "done".to_string(),
+            None => no_move(),
         });
         lines
     }
@@ -710,24 +657,10 @@ fn param(spec: &OptionSpec) -> String {
     }
 }
 
-/// A value as we send it: quoted if it holds a space or is empty, with no
-/// `"` or `=` inside (pydraughts splits at `=` whatever the quotes) and no
-/// line break.
-pub fn value(text: &str) -> String {
-    let clean: String = text
-        .chars()
-        .map(|c| match c {
-            '"' => '\'',
-            '=' => ':',
-            c if c.is_control() => ' ',
-            c => c,
-        })
-        .collect();
-    if clean.is_empty() || clean.contains(char::is_whitespace) {
-        format!("\"{clean}\"")
-    } else {
-        clean
-    }
+/// `done` when the program has no move to send (see the module's "When the
+/// program has no move").
+fn no_move() -> String {
+    format!("done move={NO_MOVE}")
 }
 
 fn info_value(key: &str, text: &str) -> String {
@@ -1212,7 +1145,7 @@ mod tests {
         let lines = answer(&mut h, start, "11-14");
         assert!(lines.iter().any(|l| l.contains("illegal move 11-14")));
         assert!(lines.iter().any(|l| l.contains("IllegalMoves is resign")));
-        assert_eq!(lines.last().unwrap(), "done");
+        assert_eq!(lines.last().unwrap(), "done move=0-0");
         // Under Draughts 1K's rules the missed capture is legal.
         feed(&mut h, "set-param name=variant value=zx81-1k");
         let lines = answer(&mut h, &pydraughts_position(&pos), "9-13");
@@ -1221,7 +1154,7 @@ mod tests {
     }
 
     #[test]
-    fn dead_ends_hangs_and_failures_send_done_without_a_move() {
+    fn dead_ends_hangs_and_failures_send_the_null_move() {
         let mut h = hub();
         feed(&mut h, &format!("pos pos={START}"));
         let id = job(&feed(&mut h, "go think")).unwrap().id;
@@ -1229,7 +1162,7 @@ mod tests {
         dead.played = Played::DeadEnd;
         let lines = sent(&h.handle(searched(id, dead)));
         assert!(lines.iter().any(|l| l.contains("dead end")), "{lines:?}");
-        assert_eq!(lines.last().unwrap(), "done");
+        assert_eq!(lines.last().unwrap(), "done move=0-0");
         let id = job(&feed(&mut h, "go think")).unwrap().id;
         let failed = Input::Searched(Searched {
             id,
@@ -1242,7 +1175,7 @@ mod tests {
             lines,
             [
                 "info problem=\"the engine failed: cannot read the program's move: x:'y'\"",
-                "done"
+                "done move=0-0"
             ]
         );
     }
@@ -1297,7 +1230,10 @@ mod tests {
         assert!(job(&actions).is_none());
         assert_eq!(
             sent(&actions),
-            ["info problem=\"no legal move: the game is over\"", "done"]
+            [
+                "info problem=\"no legal move: the game is over\"",
+                "done move=0-0"
+            ]
         );
     }
 

@@ -9,6 +9,7 @@ mod common;
 mod adapters;
 mod analysis;
 mod hub_interop;
+mod hung_replies;
 mod multipv;
 mod python_interop;
 mod xboard_gui;

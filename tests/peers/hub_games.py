@@ -56,9 +56,8 @@ def engine_move(engine, board, limit):
     sent none pydraughts can find; then `info` must flag it."""
     try:
         result = engine.play(board, limit, ponder=False)
-    except (KeyError, IndexError, ValueError) as e:
-        # KeyError: a move HubEngine does not find among the legal moves;
-        # IndexError: `done` with no move.
+    except (KeyError, ValueError) as e:
+        # KeyError: a move HubEngine does not find among the legal moves.
         problem = engine.info.get("problem", "")
         wanted = "illegal move" if isinstance(e, KeyError) else ""
         if not problem or wanted not in problem:
@@ -66,6 +65,13 @@ def engine_move(engine, board, limit):
                  f"info {engine.info}; position {board.fen}")
         return None, problem
     move = result.move
+    if move.is_null:
+        # `done move=0-0`: the engine has no move (a hang, a dead end, an
+        # illegal move withheld); `info problem=` must say why.
+        problem = engine.info.get("problem", "")
+        if not problem:
+            fail(f"the null move and no problem flagged; info {engine.info}; position {board.fen}")
+        return None, problem
     if "problem" in engine.info:
         fail(f"legal move {move.hub_move} flagged: {engine.info['problem']}")
     if engine.info.get("pv") != move.hub_move:

@@ -35,10 +35,11 @@ pub mod tap;
 
 use std::cell::Cell;
 use std::collections::VecDeque;
-use std::ops::{Deref, DerefMut};
+use std::time::Duration;
 
 use super::cpu::{Bus, Memory};
 use super::emulator::{Devices, Emulator};
+use super::host::{Machine, Model};
 use super::{Fault, MachineError, Stop, TextScreen};
 
 pub use super::cpu::Regs;
@@ -220,7 +221,7 @@ impl Bus for SpectrumBus {
 
 /// What the Spectrum keeps besides CPU and memory: the printed screen, the
 /// interrupt's clock, the keys waiting to be pressed.
-pub(crate) struct SpectrumDevices {
+pub struct SpectrumDevices {
     printer: Printer,
     next_irq_at: u64,
     keys: VecDeque<u8>,
@@ -320,19 +321,54 @@ fn frames(mem: &impl Memory) -> u32 {
 
 /// An emulated 48K ZX Spectrum with a program loaded. Its memory,
 /// registers, clock, watches and traps are those of the [`Emulator`] it
-/// dereferences to; running it goes through its own
-/// [`run`](Spectrum48::run), [`run_to`](Spectrum48::run_to) and
-/// [`call`](Spectrum48::call).
-pub struct Spectrum48 {
-    emu: Emulator<SpectrumBus>,
-    dev: SpectrumDevices,
+/// dereferences to; running it goes through [`Machine::run`],
+/// [`Machine::run_to`] and [`Machine::call`].
+pub type Spectrum48 = Machine<SpectrumBus, SpectrumDevices>;
+
+impl Model<SpectrumBus> for SpectrumDevices {
+    fn name(&self) -> &'static str {
+        "ZX Spectrum 48K"
+    }
+
+    /// Queues keys to be pressed one by one, as the ROM's keyboard routine
+    /// would report them in LAST_K: `a`–`z` and `0`–`9` as themselves, `A`–`Z`
+    /// (caps shift) as upper case, space, and `\n` for ENTER (13). The
+    /// Spectrum's person types at once: each key comes with the first
+    /// interrupt after the program has read LAST_K empty (module notes), and
+    /// no time is drawn from a seed: a seeded typing model here would only
+    /// move the interrupts, and is not needed by the programs run here,
+    /// which take their keys from LAST_K.
+    fn type_keys(&mut self, _emu: &mut Emulator<SpectrumBus>, keys: &str) -> Result<(), char> {
+        if let Some(bad) = keys
+            .chars()
+            .find(|&k| !(k.is_ascii_alphanumeric() || k == ' ' || k == '\n'))
+        {
+            return Err(bad);
+        }
+        self.keys
+            .extend(keys.bytes().map(|b| if b == b'\n' { 13 } else { b }));
+        Ok(())
+    }
+
+    /// Nothing: the Spectrum's person takes no time ([`Model::type_keys`]).
+    fn person_thinks(&mut self, _emu: &mut Emulator<SpectrumBus>) {}
+
+    /// The text the `RST 16` trap printed.
+    fn screen(&self, _emu: &Emulator<SpectrumBus>) -> TextScreen {
+        self.printer.screen().clone()
+    }
+
+    /// At [`CLOCK_HZ`] (the contention of the lower 16K is not emulated).
+    fn authentic_time(&self, tstates: u64) -> Duration {
+        Duration::from_nanos(tstates.saturating_mul(1_000_000_000) / CLOCK_HZ)
+    }
 }
 
 impl Spectrum48 {
     /// A 48K Spectrum as the ROM leaves it after power-on (RAM zero, system
     /// variables of a fresh machine), with no program.
     pub fn new() -> Spectrum48 {
-        let mut zx = Spectrum48 {
+        let mut zx = Machine {
             emu: Emulator::new(SpectrumBus::new()),
             dev: SpectrumDevices {
                 printer: Printer::default(),
@@ -427,11 +463,6 @@ impl Spectrum48 {
         self.emu.bus().ignored_rom_writes
     }
 
-    /// The text printed on the screen.
-    pub fn screen(&self) -> TextScreen {
-        self.dev.printer.screen().clone()
-    }
-
     /// Was the cell printed with BRIGHT 1?
     pub fn bright(&self, row: usize, col: usize) -> bool {
         self.dev.printer.bright(row, col)
@@ -452,55 +483,6 @@ impl Spectrum48 {
         self.dev.keys.clear();
     }
 
-    /// Queues keys to be pressed one by one, as the ROM's keyboard routine
-    /// would report them in LAST_K: `a`–`z` and `0`–`9` as themselves, `A`–`Z`
-    /// (caps shift) as upper case, space, and `\n` for ENTER (13).
-    ///
-    /// # Errors
-    /// The first character that is not such a key.
-    pub fn type_keys(&mut self, keys: &str) -> Result<(), char> {
-        if let Some(bad) = keys
-            .chars()
-            .find(|&k| !(k.is_ascii_alphanumeric() || k == ' ' || k == '\n'))
-        {
-            return Err(bad);
-        }
-        self.dev
-            .keys
-            .extend(keys.bytes().map(|b| if b == b'\n' { 13 } else { b }));
-        Ok(())
-    }
-
-    /// Runs until a named stop, at most `budget` T-states of execution.
-    pub fn run(&mut self, budget: u64) -> Stop {
-        self.emu.run(&mut self.dev, budget, None)
-    }
-
-    /// Like [`run`](Self::run), and also stops with [`Stop::Breakpoint`]
-    /// when execution is about to run the instruction at `breakpoint`.
-    pub fn run_to(&mut self, budget: u64, breakpoint: Option<u16>) -> Stop {
-        self.emu.run(&mut self.dev, budget, breakpoint)
-    }
-
-    /// Calls the routine at `entry` and runs until it returns
-    /// ([`Stop::Returned`]) or stops otherwise.
-    pub fn call(&mut self, entry: u16, budget: u64) -> Stop {
-        self.emu.call(&mut self.dev, entry, budget)
-    }
-}
-
-impl Deref for Spectrum48 {
-    type Target = Emulator<SpectrumBus>;
-
-    fn deref(&self) -> &Emulator<SpectrumBus> {
-        &self.emu
-    }
-}
-
-impl DerefMut for Spectrum48 {
-    fn deref_mut(&mut self) -> &mut Emulator<SpectrumBus> {
-        &mut self.emu
-    }
 }
 
 impl Default for Spectrum48 {

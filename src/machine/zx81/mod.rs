@@ -34,7 +34,7 @@
 //! # Interrupts
 //! None are delivered: the display's NMIs are folded into the frame model
 //! above, and the maskable interrupt only serves the display. A HALT is
-//! therefore [`Stop::Halted`] at once (on the real machine in SLOW mode the
+//! therefore [`Stop::Halted`](super::Stop::Halted) at once (on the real machine in SLOW mode the
 //! next NMI would end it within a scan line; no program of ours halts).
 
 mod keyboard;
@@ -43,11 +43,12 @@ mod tape;
 
 use std::cell::Cell;
 use std::collections::VecDeque;
-use std::ops::{Deref, DerefMut};
+use std::time::Duration;
 
 use super::cpu::{Bus, Memory, Regs};
 use super::emulator::{Devices, Emulator};
-use super::{Fault, MachineError, SplitMix64, Stop, TextScreen};
+use super::host::{Machine, Model};
+use super::{Fault, MachineError, SplitMix64, TextScreen};
 
 pub use keyboard::{KEY_TABLE, TypingModel, char_to_code, code_to_cell};
 use keyboard::{KeyPress, key_position, key_table_char};
@@ -217,7 +218,8 @@ impl Bus for Zx81Bus {
 
 /// What the ZX81 keeps besides CPU and memory: its frame clock and the
 /// person at its keyboard.
-pub(crate) struct Zx81Devices {
+pub struct Zx81Devices {
+    ram: Ram,
     frames_mode: FramesMode,
     typing: TypingModel,
     rng: SplitMix64,
@@ -263,15 +265,80 @@ impl Zx81Devices {
     }
 }
 
-/// An emulated ZX81 with a program loaded. Its memory, registers, clock,
-/// watches and traps are those of the [`Emulator`] it dereferences to
-/// (`peek`, `poke`, `regs`, `pc`, `jump`, `push`, `tstates`, `watch`,
-/// `trap`...); running it goes through its own [`run`](Zx81::run),
-/// [`run_to`](Zx81::run_to) and [`call`](Zx81::call).
-pub struct Zx81 {
-    emu: Emulator<Zx81Bus>,
-    dev: Zx81Devices,
-    ram: Ram,
+/// An emulated ZX81 with a program loaded: a [`Machine`] of the ZX81's
+/// devices. Its memory, registers, clock, watches and traps are those of
+/// the [`Emulator`] it dereferences to (`peek`, `poke`, `regs`, `pc`,
+/// `jump`, `push`, `tstates`, `watch`, `trap`...); running it goes through
+/// [`Machine::run`], [`Machine::run_to`] and [`Machine::call`].
+pub type Zx81 = Machine<Zx81Bus, Zx81Devices>;
+
+impl Model<Zx81Bus> for Zx81Devices {
+    fn name(&self) -> &'static str {
+        "ZX81"
+    }
+
+    /// A seeded thinking time, then each key held and released in turn,
+    /// timed by the [`TypingModel`]. Characters are ZX81 keys (`A`–`Z`,
+    /// `0`–`9`, space, `.`, `\n` for NEWLINE).
+    fn type_keys(&mut self, emu: &mut Emulator<Zx81Bus>, keys: &str) -> Result<(), char> {
+        if let Some(bad) = keys
+            .chars()
+            .find(|&k| k == '\u{1}' || key_position(k).is_none())
+        {
+            return Err(bad);
+        }
+        let now = emu.tstates();
+        let (think, hold, gap) = (self.typing.think, self.typing.hold, self.typing.gap);
+        let mut at = self.keys.back().map_or(now, |k| k.up_at).max(now)
+            + self.rng.range(think.0, think.1) * USER_TSTATES_PER_FRAME;
+        for key in keys.chars() {
+            let held = self.rng.range(hold.0, hold.1) * USER_TSTATES_PER_FRAME;
+            self.keys.push_back(KeyPress {
+                key,
+                down_at: at,
+                up_at: at + held,
+            });
+            at += held + self.rng.range(gap.0, gap.1) * USER_TSTATES_PER_FRAME;
+        }
+        Ok(())
+    }
+
+    /// A seeded number of frames of idle time, so that FRAMES moves as it
+    /// would have between two moves.
+    fn person_thinks(&mut self, emu: &mut Emulator<Zx81Bus>) {
+        let (lo, hi) = self.typing.think;
+        let frames = self.rng.range(lo, hi);
+        self.idle(emu, frames * USER_TSTATES_PER_FRAME);
+    }
+
+    /// The display file (at D_FILE) decoded; collapsed lines (shorter than
+    /// 32 characters) are padded with blanks.
+    fn screen(&self, emu: &Emulator<Zx81Bus>) -> TextScreen {
+        let mut screen = TextScreen::default();
+        let mut addr = emu.peek16(sysvar::D_FILE).wrapping_add(1);
+        for row in 0..TextScreen::ROWS {
+            for col in 0..=TextScreen::COLS {
+                let code = emu.peek(addr);
+                addr = addr.wrapping_add(1);
+                if code == 0x76 {
+                    break;
+                }
+                screen.set(row, col, code_to_cell(code));
+            }
+        }
+        screen
+    }
+
+    /// In SLOW mode the program gets [`USER_TSTATES_PER_FRAME`] of each
+    /// 50 Hz frame (the rest draws the picture); in FAST mode the whole
+    /// [`CLOCK_HZ`].
+    fn authentic_time(&self, tstates: u64) -> Duration {
+        let per_second = match self.frames_mode {
+            FramesMode::Slow => USER_TSTATES_PER_FRAME * FRAMES_PER_SECOND,
+            FramesMode::Fast => CLOCK_HZ,
+        };
+        Duration::from_secs_f64(tstates as f64 / per_second as f64)
+    }
 }
 
 impl Zx81 {
@@ -333,16 +400,16 @@ impl Zx81 {
 
     /// A machine with zeroed RAM and a CPU as after power-on.
     fn blank(ram: Ram, frames_mode: FramesMode, seed: u64) -> Zx81 {
-        Zx81 {
+        Machine {
             emu: Emulator::new(Zx81Bus::new(ram)),
             dev: Zx81Devices {
+                ram,
                 frames_mode,
                 typing: TypingModel::default(),
                 rng: SplitMix64::new(seed),
                 next_frame_at: USER_TSTATES_PER_FRAME,
                 keys: VecDeque::new(),
             },
-            ram,
         }
     }
 
@@ -350,7 +417,7 @@ impl Zx81 {
     /// GOSUB end marker 0x3E just below it, the machine stack under that
     /// (ERR_SP = RAMTOP − 4), and the CPU as `RAND USR` enters machine code.
     fn after_load(&mut self) {
-        let top = self.ram.top();
+        let top = self.dev.ram.top();
         self.poke(sysvar::ERR_NR, 0xFF);
         self.poke(sysvar::FLAGS, 0x40);
         self.poke16(sysvar::ERR_SP, top - 4);
@@ -383,11 +450,11 @@ impl Zx81 {
     /// [`MachineError::BadTape`] if the bytes do not fit in RAM.
     pub fn load(&mut self, addr: u16, bytes: &[u8]) -> Result<(), MachineError> {
         let end = usize::from(addr) + bytes.len();
-        if addr < RAM_START || end > usize::from(self.ram.top()) {
+        if addr < RAM_START || end > usize::from(self.dev.ram.top()) {
             return Err(MachineError::BadTape(format!(
                 "{} bytes at 0x{addr:04X} do not fit in the {} of RAM at 0x{RAM_START:04X}",
                 bytes.len(),
-                self.ram.name()
+                self.dev.ram.name()
             )));
         }
         for (i, &b) in bytes.iter().enumerate() {
@@ -398,7 +465,7 @@ impl Zx81 {
 
     /// The machine's RAM size.
     pub fn ram(&self) -> Ram {
-        self.ram
+        self.dev.ram
     }
 
     pub fn zero_flag(&self) -> bool {
@@ -428,101 +495,11 @@ impl Zx81 {
         tape::basic_number(self.emu.bus(), name)
     }
 
-    /// Decodes the display file (at D_FILE) into a text screen. Collapsed
-    /// lines (shorter than 32 characters) are padded with blanks.
-    pub fn screen(&self) -> TextScreen {
-        let mut screen = TextScreen::default();
-        let mut addr = self.peek16(sysvar::D_FILE).wrapping_add(1);
-        for row in 0..TextScreen::ROWS {
-            for col in 0..=TextScreen::COLS {
-                let code = self.peek(addr);
-                addr = addr.wrapping_add(1);
-                if code == 0x76 {
-                    break;
-                }
-                screen.set(row, col, code_to_cell(code));
-            }
-        }
-        screen
-    }
-
     /// Replaces the model of a person's typing speed.
     pub fn set_typing(&mut self, typing: TypingModel) {
         self.dev.typing = typing;
     }
 
-    /// Lets a person think (a seeded number of frames) before anything else;
-    /// used when a position is set up instead of typed, so that FRAMES moves
-    /// as it would have between two moves.
-    pub fn person_thinks(&mut self) {
-        let (lo, hi) = self.dev.typing.think;
-        let frames = self.dev.rng.range(lo, hi);
-        self.dev
-            .idle(&mut self.emu, frames * USER_TSTATES_PER_FRAME);
-    }
-
-    /// Schedules keys as a person types them: a seeded thinking time, then
-    /// each key held and released in turn. Characters are ZX81 keys (`A`–`Z`,
-    /// `0`–`9`, space, `.`, `\n` for NEWLINE).
-    ///
-    /// # Errors
-    /// The first character that is not a key of the ZX81.
-    pub fn type_keys(&mut self, keys: &str) -> Result<(), char> {
-        if let Some(bad) = keys
-            .chars()
-            .find(|&k| k == '\u{1}' || key_position(k).is_none())
-        {
-            return Err(bad);
-        }
-        let now = self.tstates();
-        let dev = &mut self.dev;
-        let (think, hold, gap) = (dev.typing.think, dev.typing.hold, dev.typing.gap);
-        let mut at = dev.keys.back().map_or(now, |k| k.up_at).max(now)
-            + dev.rng.range(think.0, think.1) * USER_TSTATES_PER_FRAME;
-        for key in keys.chars() {
-            let held = dev.rng.range(hold.0, hold.1) * USER_TSTATES_PER_FRAME;
-            dev.keys.push_back(KeyPress {
-                key,
-                down_at: at,
-                up_at: at + held,
-            });
-            at += held + dev.rng.range(gap.0, gap.1) * USER_TSTATES_PER_FRAME;
-        }
-        Ok(())
-    }
-
-    /// Runs until a named stop, at most `budget` T-states of execution.
-    pub fn run(&mut self, budget: u64) -> Stop {
-        self.emu.run(&mut self.dev, budget, None)
-    }
-
-    /// Like [`run`](Self::run), and also stops with [`Stop::Breakpoint`]
-    /// when execution is about to run the instruction at `breakpoint` (not
-    /// counting the instruction it starts at).
-    pub fn run_to(&mut self, budget: u64, breakpoint: Option<u16>) -> Stop {
-        self.emu.run(&mut self.dev, budget, breakpoint)
-    }
-
-    /// Calls the routine at `entry` with the registers as they are (push a
-    /// return address, jump) and runs until it returns ([`Stop::Returned`])
-    /// or stops otherwise, within `budget` T-states.
-    pub fn call(&mut self, entry: u16, budget: u64) -> Stop {
-        self.emu.call(&mut self.dev, entry, budget)
-    }
-}
-
-impl Deref for Zx81 {
-    type Target = Emulator<Zx81Bus>;
-
-    fn deref(&self) -> &Emulator<Zx81Bus> {
-        &self.emu
-    }
-}
-
-impl DerefMut for Zx81 {
-    fn deref_mut(&mut self) -> &mut Emulator<Zx81Bus> {
-        &mut self.emu
-    }
 }
 
 impl Zx81 {
@@ -535,7 +512,7 @@ impl Zx81 {
     pub fn bare_run(&mut self, max_instructions: u64) -> (u64, std::time::Duration) {
         use iz80::Machine;
         let mut plain = iz80::PlainMachine::new();
-        for i in 0..self.ram.bytes() as u16 {
+        for i in 0..self.dev.ram.bytes() as u16 {
             plain.poke(RAM_START + i, self.peek(RAM_START + i));
         }
         plain.poke(KEYBOARD, 0x76);

@@ -30,6 +30,7 @@
 pub mod board;
 mod fen;
 pub mod hub;
+pub mod hub_line;
 pub mod judge;
 pub mod movegen;
 pub mod pdn;

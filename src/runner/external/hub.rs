@@ -11,17 +11,18 @@
 //! (`level time=… [inc=…] [moves=…]`, the increment taken off the time
 //! since the engine adds it before the move; `level move-time=0.5` without
 //! a clock) and `go think`, and reads `done move=…`. A `done` without a
-//! move is a resignation (with the reason of the last `info problem=`, where
-//! `retrochess hub` says why it has none); an `error` line before it means
+//! move, or with the null move `0-0` (what `retrochess hub` sends when the
+//! program has none), is a resignation, with the reason of the last `info
+//! problem=`, where `retrochess hub` says why; an `error` line before it means
 //! the engine refused our input, and it resigns with what it said.
 
 use std::time::Duration;
 
 use super::transport::{Transport, Wait};
 use super::{MOVETIME_WITHOUT_CLOCK, move_limit};
-use crate::protocol::hub::{split, value};
 use crate::rules::Game;
 use crate::rules::draughts::hub::pydraughts_position;
+use crate::rules::draughts::hub_line::{NO_MOVE, split, value};
 use crate::rules::draughts::{Draughts, HubMove, PdnMove};
 use crate::runner::clock::MatchClock;
 use crate::runner::player::{Player, Turn};
@@ -155,10 +156,14 @@ impl HubClient {
     ) -> Turn<PdnMove> {
         let name = self.t.name();
         let text = match text {
-            Some(t) if !t.is_empty() => t,
-            _ => {
+            Some(t) if !t.is_empty() && t != NO_MOVE => t,
+            none => {
                 let why = problem.map_or(String::new(), |p| format!(": {p}"));
-                return Turn::Resign(format!("{name} has no move (done without one){why}"));
+                let what = match none.as_deref() {
+                    Some(NO_MOVE) => "done with the null move 0-0",
+                    _ => "done without one",
+                };
+                return Turn::Resign(format!("{name} has no move ({what}){why}"));
             }
         };
         match text.parse::<HubMove>() {
