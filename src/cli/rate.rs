@@ -43,6 +43,10 @@ pub struct RateArgs {
     /// Also list the score of every pair that met.
     #[arg(long)]
     pairs: bool,
+    /// Print CSV instead (player,elo,lo,hi,games,wins,draws,losses; the
+    /// ratings unrounded), strongest first.
+    #[arg(long)]
+    csv: bool,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -137,6 +141,23 @@ fn rate(args: &RateArgs, seed: u64) -> Result<(), String> {
             "retrochess rate: {} has no games linking it to {group}: not rated",
             c.names[p]
         );
+    }
+    if args.csv {
+        println!("player,elo,lo,hi,games,wins,draws,losses");
+        for &p in &r.order {
+            let (lo, hi) = r.interval[p].unwrap_or((f64::NAN, f64::NAN));
+            let w = &r.wdl[p];
+            println!(
+                "\"{}\",{},{lo},{hi},{},{},{},{}",
+                c.names[p].replace('"', "\"\""),
+                r.elo[p],
+                w.games(),
+                w.wins,
+                w.draws,
+                w.losses
+            );
+        }
+        return Ok(());
     }
     println!(
         "{} games of {} players from {} files{}{}",
