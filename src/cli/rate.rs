@@ -159,9 +159,13 @@ fn rate(args: &RateArgs, seed: u64) -> Result<(), String> {
         }
         return Ok(());
     }
+    let rated = c
+        .games
+        .iter()
+        .filter(|g| r.order.contains(&g.white) && r.order.contains(&g.black))
+        .count();
     println!(
-        "{} games of {} players from {} files{}{}",
-        c.games.len(),
+        "{rated} games of {} players from {} files{}{}",
         r.order.len(),
         args.files.len(),
         match c.duplicates {

@@ -252,7 +252,10 @@ pub struct Skipped {
 
 impl std::fmt::Display for Skipped {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}: {}", self.file, self.line, self.why)
+        match self.line {
+            0 => write!(f, "{}: {}", self.file, self.why),
+            line => write!(f, "{}:{line}: {}", self.file, self.why),
+        }
     }
 }
 
@@ -315,7 +318,7 @@ impl Collection {
         }
     }
 
-    /// A file that could not be read at all.
+    /// A file that could not be read at all (shown without a line).
     pub fn unreadable(&mut self, file: &str, why: &str) {
         self.skipped.push(Skipped {
             file: file.to_string(),

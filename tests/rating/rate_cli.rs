@@ -32,10 +32,7 @@ fn draw_games(
     for &(a, b) in pairs {
         for g in 0..games {
             let (w, bl) = if g % 2 == 0 { (a, b) } else { (b, a) };
-            let (pw, pb) = (
-                10f64.powf(elo[w] / 400.0),
-                10f64.powf(elo[bl] / 400.0),
-            );
+            let (pw, pb) = (10f64.powf(elo[w] / 400.0), 10f64.powf(elo[bl] / 400.0));
             let pd = nu * (pw * pb).sqrt();
             let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * (pw + pb + pd);
             let result = if u < pw {
@@ -57,7 +54,16 @@ fn write(name: &str, text: &str) -> PathBuf {
 
 /// `retrochess rate --csv`: name → Elo.
 fn ours(model: &str, files: &[PathBuf]) -> BTreeMap<String, f64> {
-    let mut args = vec!["rate", "--csv", "--bootstrap", "0", "--prior", "2", "--model", model];
+    let mut args = vec![
+        "rate",
+        "--csv",
+        "--bootstrap",
+        "0",
+        "--prior",
+        "2",
+        "--model",
+        model,
+    ];
     let files: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
     args.extend(files.iter().map(String::as_str));
     let (ok, out, err) = common::retrochess(&args, "");
@@ -66,7 +72,10 @@ fn ours(model: &str, files: &[PathBuf]) -> BTreeMap<String, f64> {
         .skip(1)
         .map(|l| {
             let (name, rest) = l[1..].split_once("\",").unwrap();
-            (name.to_string(), rest.split(',').next().unwrap().parse().unwrap())
+            (
+                name.to_string(),
+                rest.split(',').next().unwrap().parse().unwrap(),
+            )
         })
         .collect()
 }
@@ -111,11 +120,7 @@ fn fixtures() -> Vec<(&'static str, Vec<PathBuf>)> {
     let mut out = Vec::new();
     // A perfect score (A 12 of 12 against B), no draws at all.
     let mut text = String::new();
-    let decisive = [
-        (0, 1, 12, 0),
-        (1, 2, 5, 4),
-        (0, 2, 8, 0),
-    ];
+    let decisive = [(0, 1, 12, 0), (1, 2, 5, 4), (0, 2, 8, 0)];
     let names = ["Alpha", "Bravo", "Charlie"];
     let mut round = 0;
     for (a, b, wins, losses) in decisive {
@@ -130,8 +135,17 @@ fn fixtures() -> Vec<(&'static str, Vec<PathBuf>)> {
     // with other spaces and case.
     let elo = [0.0, 100.0, 150.0, 300.0, 320.0, 500.0];
     let names = ["1K ZX Chess", "ChesSkelet", "Random mover", "D", "E", "F"];
-    let odd = [" 1k  zx chess", "CHESSKELET", "random   mover", "d", "e", "f"];
-    let pairs: Vec<(usize, usize)> = (0..6).flat_map(|a| (a + 1..6).map(move |b| (a, b))).collect();
+    let odd = [
+        " 1k  zx chess",
+        "CHESSKELET",
+        "random   mover",
+        "d",
+        "e",
+        "f",
+    ];
+    let pairs: Vec<(usize, usize)> = (0..6)
+        .flat_map(|a| (a + 1..6).map(move |b| (a, b)))
+        .collect();
     let games = draw_games(7, &elo, 0.8, &pairs, 16);
     let (mut first, mut second) = (String::new(), String::new());
     for (k, (w, b, r)) in games.iter().enumerate() {
@@ -195,7 +209,69 @@ fn ratings_agree_with_choix_and_a_scipy_davidson_within_one_elo() {
                 "{name:>8} {model:>8}: {} players, largest difference {worst:.4} Elo, nu {nu:.4}; {ours:.1?}",
                 ours.len()
             );
-            assert!(worst < 1.0, "{name} {model}: ours {ours:?}, reference {theirs:?}");
+            assert!(
+                worst < 1.0,
+                "{name} {model}: ours {ours:?}, reference {theirs:?}"
+            );
         }
     }
+}
+
+#[test]
+fn bad_input_is_named_and_the_rest_is_rated() {
+    let mut good = String::new();
+    for k in 0..6 {
+        let r = ["1-0", "1/2-1/2", "0-1"][k % 3];
+        good += &pgn_game(k, "Alpha", "Bravo", r);
+    }
+    good += &pgn_game(7, "Alpha", "Bravo", "1-0");
+    // Two players who never met Alpha or Bravo.
+    good += &pgn_game(8, "Charlie", "Delta", "1-0");
+    let variant_at = good.lines().count() + 1;
+    good +=
+        &pgn_game(9, "Alpha", "Bravo", "1-0").replace("[Result", "[Variant \"Chess960\"]\n[Result");
+    let broken_at = good.lines().count() + 1;
+    good += "[White \"Alpha\"]\n[Black Bravo]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n";
+    let unfinished_at = good.lines().count() + 1;
+    good += &pgn_game(10, "Alpha", "Bravo", "*");
+    let good = write("good.pgn", &good);
+    let empty = write("empty.pgn", "");
+    let missing = good.with_file_name("missing.pgn");
+    let [g, e, m] = [&good, &empty, &missing].map(|p| p.display().to_string());
+    // The good file twice: its games count once.
+    let (ok, out, err) =
+        common::retrochess(&["rate", "--anchor", "alpha=1000", &g, &e, &m, &g], "");
+    assert!(ok, "{err}");
+    for line in [
+        format!("{e}: empty"),
+        format!("{m}: cannot read it: "),
+        format!("{g}:{variant_at}: another variant: Variant \"Chess960\", not standard chess"),
+        format!("{g}:{}: not a tag: [Black Bravo]", broken_at + 1),
+        format!("{g}:{unfinished_at}: unfinished (*)"),
+        "Charlie has no games linking it to the anchor Alpha's group: not rated".to_string(),
+        "Delta has no games linking it to the anchor Alpha's group: not rated".to_string(),
+    ] {
+        assert!(err.contains(&line), "{line:?} not in\n{err}");
+    }
+    assert!(
+        out.starts_with("7 games of 2 players from 4 files, 8 duplicates counted once, 8 skipped"),
+        "{out}"
+    );
+    let alpha = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("1  Alpha"))
+        .unwrap();
+    assert!(alpha.split_whitespace().nth(2) == Some("1000"), "{out}");
+    assert!(!out.contains("Charlie"), "{out}");
+    // An anchor naming nobody: said, and the mean is 0.
+    let (ok, out, err) = common::retrochess(&["rate", "--anchor", "Nobody=1350", &g], "");
+    assert!(ok, "{err}");
+    assert!(
+        err.contains("--anchor: nobody called \"Nobody\" played (the players: Alpha, Bravo, Charlie, Delta); the mean is 0 instead"),
+        "{err}"
+    );
+    assert!(out.contains("mean 0"), "{out}");
+    // Nothing to rate at all: an error, with the reasons.
+    let (ok, _, err) = common::retrochess(&["rate", &e, &m], "");
+    assert!(!ok && err.contains("no game to rate"), "{err}");
 }

@@ -482,7 +482,6 @@ impl Spectrum48 {
     pub fn clear_keys(&mut self) {
         self.dev.keys.clear();
     }
-
 }
 
 impl Default for Spectrum48 {

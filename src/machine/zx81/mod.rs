@@ -499,7 +499,6 @@ impl Zx81 {
     pub fn set_typing(&mut self, typing: TypingModel) {
         self.dev.typing = typing;
     }
-
 }
 
 impl Zx81 {
