@@ -9,10 +9,13 @@
 //!   move judged, with reasons.
 //! - [`engines`]: one driver per program, behind [`engines::Engine`],
 //!   generic over the rules.
+//! - [`arbiter`]: the rules' [`arbiter::Judgement`] on a program's turn,
+//!   made once for every front end, the runner, `play` and `explain`.
 //! - [`protocol`]: UCI and CECP as state machines over lines, on one
 //!   protocol core (session, worker, search desk).
 //! - [`runner`]: the match runner, generic over the game.
 
+pub mod arbiter;
 pub mod engines;
 pub mod machine;
 pub mod protocol;

@@ -17,6 +17,7 @@
 
 use std::fmt::Write as _;
 
+use retrochess::arbiter::Judgement;
 use retrochess::engines::{EngineOptions, GameKind, InputPath, Played, Reply, onek};
 use retrochess::protocol::session::{self, Weighed};
 use retrochess::rules::chess::ChessRules;
@@ -210,13 +211,13 @@ fn table<R: Rules>(out: &mut String, judged: &[Weighed<R>], reply: &Reply<R::Wir
 /// The program's move, judged, and what it cost.
 fn verdict<R: Rules>(out: &mut String, game: &Game<R>, reply: &Reply<R::Wire>) {
     let rules = game.rules();
-    let line = match &reply.played {
-        Played::Move(m) => match rules.judge(game.position(), m) {
-            Verdict::Legal(_) => format!("played: {m} (legal)"),
-            Verdict::Illegal(_, why) => format!("played: {m}, illegal: {why}"),
-        },
-        Played::DeadEnd => "played: nothing (the program found no move and stopped)".to_string(),
-        Played::Hung(hang) => format!("played: nothing (the program did not come back: {hang})"),
+    let line = match Judgement::of(rules, game.position(), &reply.played) {
+        Judgement::Legal(_, m) => format!("played: {m} (legal)"),
+        Judgement::Illegal(m, why) => format!("played: {m}, illegal: {why}"),
+        Judgement::DeadEnd { .. } => {
+            "played: nothing (the program found no move and stopped)".to_string()
+        }
+        Judgement::Hung(hang) => format!("played: nothing (the program did not come back: {hang})"),
     };
     let _ = writeln!(out, "{line}");
     let score = reply.score.map_or("none".to_string(), |s| s.to_string());

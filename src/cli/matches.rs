@@ -81,6 +81,11 @@ pub struct MatchArgs {
     /// Seconds an external engine may take to start (a huge number: no limit).
     #[arg(long, default_value_t = 10.0)]
     startup: f64,
+    /// Leave out the comment after each retro engine's move in the PGN/PDN
+    /// (`{+0.35 6.6s, 23 nodes, typed e7e5}`: its score, authentic time,
+    /// nodes and how the position reached it).
+    #[arg(long)]
+    no_comments: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -239,6 +244,7 @@ fn play_match<R: MatchGame>(
         },
         // Past what a Duration holds (about 585 billion years): no limit.
         startup: Duration::try_from_secs_f64(args.startup).unwrap_or(Duration::MAX),
+        comments: !args.no_comments,
     };
     let mut file = match &args.pgn {
         Some(path) => {

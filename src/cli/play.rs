@@ -11,7 +11,8 @@
 use std::io::{BufRead, Write};
 use std::str::FromStr;
 
-use retrochess::engines::{Catalogue, Engine, EngineOptions, GameKind, Played};
+use retrochess::arbiter::Judgement;
+use retrochess::engines::{Catalogue, Engine, EngineOptions, GameKind};
 use retrochess::machine::ScreenStyle;
 use retrochess::rules::chess::ChessRules;
 use retrochess::rules::draughts::{Draughts, PdnMove, Variant};
@@ -216,24 +217,23 @@ impl<R: Typed> Table<R> {
         let reply = self.engine.play(&self.game, self.budget)?;
         self.show_screen();
         let name = self.name;
-        match reply.played {
-            Played::Move(wire) => match self.game.play_wire(&wire) {
-                Verdict::Legal(_) => {
-                    self.say(&format!(
-                        "{name} plays {wire} ({:.1} s on the original machine; {}).",
-                        reply.authentic.as_secs_f64(),
-                        reply.path
-                    ));
-                    Ok(Next::Go)
-                }
-                Verdict::Illegal(_, why) => {
-                    self.say(&format!(
-                        "{name} plays {wire}, an illegal move: {why}. You win."
-                    ));
-                    Ok(Next::Stop)
-                }
-            },
-            Played::DeadEnd => {
+        match Judgement::of(self.game.rules(), self.game.position(), &reply.played) {
+            Judgement::Legal(m, wire) => {
+                self.game.push(m);
+                self.say(&format!(
+                    "{name} plays {wire} ({:.1} s on the original machine; {}).",
+                    reply.authentic.as_secs_f64(),
+                    reply.path
+                ));
+                Ok(Next::Go)
+            }
+            Judgement::Illegal(wire, why) => {
+                self.say(&format!(
+                    "{name} plays {wire}, an illegal move: {why}. You win."
+                ));
+                Ok(Next::Stop)
+            }
+            Judgement::DeadEnd { .. } => {
                 let why = match self.game.ending() {
                     Some(end) => self.words(&end),
                     None => "though the rules say the game goes on".to_string(),
@@ -241,7 +241,7 @@ impl<R: Typed> Table<R> {
                 self.say(&format!("{name} found no move and stopped ({why})."));
                 Ok(Next::Stop)
             }
-            Played::Hung(hang) => {
+            Judgement::Hung(hang) => {
                 self.say(&format!("{name} did not answer: {hang}. You win."));
                 Ok(Next::Stop)
             }

@@ -89,18 +89,12 @@
 //! longer be his program. The investigation: `tapes/BAKER.md`, "Does it
 //! crash?".
 
-use std::time::Duration;
-
 use log::debug;
 
-use super::{
-    Candidate, Engine, EngineError, EngineInfo, EngineOptions, Hang, InputPath, Played, Reply,
-    Thoughts, Ties, onek,
-};
+use super::driver::{Driver, Injecting, Program, Read, Track};
+use super::{Candidate, EngineError, EngineInfo, EngineOptions, Hang, Played, Thoughts, Ties};
 use crate::machine::zx81::{FramesMode, Ram, Zx81};
-use crate::machine::{
-    Core, Fault, MachineError, Memory, Regs, Sample, SplitMix64, Stop, TextScreen,
-};
+use crate::machine::{Core, Fault, MachineError, Memory, Regs, Sample, SplitMix64, Stop};
 use crate::rules::draughts::{Draughts, PdnMove, Position, Square};
 use crate::rules::{Color, Game, HangKind};
 
@@ -250,8 +244,22 @@ pub fn score_units(priority: u8) -> i32 {
     (i32::from(priority) - i32::from(NEUTRAL)) * UNITS_PER_POINT
 }
 
-/// The driver.
-pub struct BakerDraughts {
+/// Toni Baker's draughts: the routines behind the one pipeline.
+pub type BakerDraughts = Driver<Baker>;
+
+impl Driver<Baker> {
+    /// A 16K ZX81 with the image (built in, or `options.tape`) loaded.
+    ///
+    /// # Errors
+    /// The tape cannot be read, does not fit between 0x4C97 and 0x4FFF, or
+    /// is not this program's glue (GAME's first bytes).
+    pub fn new(options: EngineOptions) -> Result<BakerDraughts, EngineError> {
+        Ok(Driver::of(Baker::new(options.clone())?, options))
+    }
+}
+
+/// Toni Baker's routines on their machine: what is special about them.
+pub struct Baker {
     options: EngineOptions,
     image: Vec<u8>,
     zx: Zx81,
@@ -262,13 +270,12 @@ pub struct BakerDraughts {
     collect: bool,
 }
 
-impl BakerDraughts {
-    /// A 16K ZX81 with the image (built in, or `options.tape`) loaded.
+impl Baker {
+    /// As [`BakerDraughts::new`].
     ///
     /// # Errors
-    /// The tape cannot be read, does not fit between 0x4C97 and 0x4FFF, or
-    /// is not this program's glue (GAME's first bytes).
-    pub fn new(options: EngineOptions) -> Result<BakerDraughts, EngineError> {
+    /// As [`BakerDraughts::new`].
+    pub fn new(options: EngineOptions) -> Result<Baker, EngineError> {
         let image = match &options.tape {
             Some(path) => crate::machine::read_tape(path)?,
             None => IMAGE.to_vec(),
@@ -276,7 +283,7 @@ impl BakerDraughts {
         check_image(&image)?;
         let (zx, rng) = boot(&image, options.seed, options.core)?;
         let stack = zx.sp();
-        Ok(BakerDraughts {
+        Ok(Baker {
             options,
             image,
             zx,
@@ -303,23 +310,6 @@ impl BakerDraughts {
             let at = square_address(program_square(sq, engine).number());
             self.zx.poke(at, code_at(pos, sq, engine));
         }
-    }
-
-    /// Sets up `pos`, fills RANDOM and runs GAME: the stop, T-states and
-    /// nodes.
-    fn run_game(&mut self, pos: &Position, budget: u64) -> (Stop, u64, u64) {
-        self.set_position(pos);
-        self.zx.poke(RANDOM, self.rng.next_u64() as u8);
-        self.zx.person_thinks();
-        self.zx.watch(&[NEWPRI]);
-        if self.collect {
-            self.zx.take_samples();
-            self.zx.probe(COMPARE, beyond_origin);
-        }
-        self.zx.jump(GAME, self.stack);
-        let t0 = self.zx.busy_tstates();
-        let stop = self.zx.call(GAME, budget);
-        (stop, self.zx.busy_tstates() - t0, self.zx.hits(0))
     }
 
     /// The move GAME made, in the game's squares.
@@ -386,26 +376,65 @@ impl BakerDraughts {
     }
 }
 
-impl Engine<Draughts> for BakerDraughts {
+impl Program for Baker {
+    type Rules = Draughts;
+    type Host = Zx81;
+
     fn info(&self) -> &'static EngineInfo {
         &INFO
     }
 
-    fn new_game(&mut self) -> Result<(), EngineError> {
-        let (zx, rng) = boot(&self.image, self.options.seed, self.options.core)?;
+    fn host(&self) -> &Zx81 {
+        &self.zx
+    }
+
+    fn host_mut(&mut self) -> &mut Zx81 {
+        &mut self.zx
+    }
+
+    fn boot(&mut self, seed: u64) -> Result<(), EngineError> {
+        let (zx, rng) = boot(&self.image, seed, self.options.core)?;
         self.stack = zx.sp();
         self.zx = zx;
         self.rng = rng;
         Ok(())
     }
 
-    fn play(&mut self, game: &Game<Draughts>, budget: u64) -> Result<Reply<PdnMove>, EngineError> {
-        let pos = game.position();
-        let engine = pos.turn();
-        let budget = budget.min(self.options.budget);
-        let (stop, tstates, nodes) = self.run_game(pos, budget);
+    /// Parts one and two of the program, which read and checked the
+    /// person's move, are not in the seed.
+    fn keys(&mut self, _: Option<&Track<Draughts>>, _: &Game<Draughts>) -> Result<String, String> {
+        Err("the person's move and its check are in parts one and two, not in the seed".into())
+    }
+
+    /// The 32 squares, RANDOM filled from the seed, and a person's thinking
+    /// time.
+    fn inject(&mut self, game: &Game<Draughts>, _: Injecting) -> Result<(), EngineError> {
+        self.set_position(game.position());
+        self.zx.poke(RANDOM, self.rng.next_u64() as u8);
+        self.zx.person_thinks();
+        Ok(())
+    }
+
+    /// GAME called from the stack it starts with, NEWPRI counted.
+    fn run_to_reply(&mut self, _: &Game<Draughts>, budget: u64) -> Stop {
+        self.zx.watch(&[NEWPRI]);
+        if self.collect {
+            self.zx.take_samples();
+            self.zx.probe(COMPARE, beyond_origin);
+        }
+        self.zx.jump(GAME, self.stack);
+        self.zx.call(GAME, budget)
+    }
+
+    fn thoughts(&mut self, game: &Game<Draughts>, stop: Stop) -> Option<Thoughts<PdnMove>> {
         let moved = stop == Stop::Returned && self.zx.peek(RESULT) == 0;
-        let thoughts = self.collect.then(|| self.take_thoughts(engine, moved));
+        self.collect
+            .then(|| self.take_thoughts(game.position().turn(), moved))
+    }
+
+    fn read_reply(&mut self, game: &Game<Draughts>, stop: Stop) -> Result<Read<PdnMove>, EngineError> {
+        let engine = game.position().turn();
+        let nodes = self.zx.hits(0);
         let (played, score) = match stop {
             Stop::Returned if self.zx.peek(RESULT) != 0 => (Played::DeadEnd, None),
             Stop::Returned => (
@@ -414,27 +443,18 @@ impl Engine<Draughts> for BakerDraughts {
             ),
             other => (Played::Hung(self.hang(other)), None),
         };
-        debug!("baker-draughts: {played:?} in {tstates} T-states, {nodes} moves evaluated");
-        Ok(Reply {
+        debug!("baker-draughts: {played:?}, {nodes} moves evaluated");
+        Ok(Read {
             played,
             score,
-            thoughts,
             nodes,
-            tstates,
-            authentic: authentic(tstates),
-            path: InputPath::Injected(
-                "the person's move and its check are in parts one and two, not in the seed".into(),
-            ),
+            intact: true,
         })
     }
 
-    fn collect_candidates(&mut self, on: bool) -> bool {
+    fn set_collect(&mut self, on: bool) -> bool {
         self.collect = on;
         true
-    }
-
-    fn screen(&mut self) -> Option<TextScreen> {
-        Some(self.zx.screen())
     }
 }
 
@@ -519,11 +539,6 @@ fn check_image(image: &[u8]) -> Result<(), EngineError> {
         )));
     }
     Ok(())
-}
-
-/// How long the program took on the real machine, in SLOW mode.
-pub fn authentic(tstates: u64) -> Duration {
-    onek::authentic_time(tstates, FramesMode::Slow)
 }
 
 #[cfg(test)]

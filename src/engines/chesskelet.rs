@@ -90,22 +90,16 @@
 //! the driver reports a dead end and no thoughts: the program would score
 //! 128 stale list entries (`dec b` wraps), not moves of this position.
 
-use std::time::Duration;
-
 use log::info;
 use shakmaty::uci::UciMove;
-use shakmaty::{Chess, Color, File, Move, Position, Rank, Role, Square};
+use shakmaty::{Chess, Color, File, Position, Rank, Role, Square};
 
-use super::{
-    Candidate, Engine, EngineError, EngineInfo, EngineOptions, Hang, InputPath, Played, Thoughts,
-    Ties,
-};
+use super::driver::{Check, Driver, Injecting, Program, Read, TakenIn, Track};
+use super::{Candidate, EngineError, EngineInfo, EngineOptions, Hang, Played, Thoughts, Ties};
+use crate::machine::spectrum::{self, Spectrum48};
 use crate::rules::Game;
 use crate::rules::chess::ChessRules;
-
-type Reply = super::Reply<UciMove>;
-use crate::machine::spectrum::{self, Spectrum48};
-use crate::machine::{Core, MachineError, Memory, Regs, Stop, TextScreen};
+use crate::machine::{Core, MachineError, Memory, Regs, Stop};
 
 /// The full-featured build (feamod=1, gramod=1), see tapes/CHESSKELET.md.
 pub const TAPE_FULL: &[u8] = include_bytes!("../../tapes/chesskelet.tap");
@@ -632,47 +626,57 @@ fn page_letters(page: &[u8; 128]) -> [[char; 8]; 8] {
     b
 }
 
-/// What the machine holds: the game played on it so far.
-#[derive(Clone, Debug)]
-struct Track {
-    root: Chess,
-    moves: Vec<Move>,
-    /// The computer's colour, once it has moved.
-    engine: Option<Color>,
-}
+/// The ChesSkelet engine: the program behind the one pipeline.
+pub type ChesSkelet = Driver<Skeleton>;
 
-/// The ChesSkelet driver.
-pub struct ChesSkelet {
-    build: &'static Build,
-    options: EngineOptions,
-    tape: Vec<u8>,
-    session: Session,
-    track: Option<Track>,
-    /// Collecting candidates ([`Engine::collect_candidates`]).
-    collect: bool,
-}
-
-impl ChesSkelet {
+impl Driver<Skeleton> {
     /// Loads the tape (built in, or `options.tape`) and boots the program.
     ///
     /// # Errors
     /// The tape cannot be read or is not this build.
     pub fn new(build: &'static Build, options: EngineOptions) -> Result<Self, EngineError> {
+        Ok(Driver::of(Skeleton::new(build, options.clone())?, options))
+    }
+}
+
+/// ChesSkelet on its machine: what is special about it.
+pub struct Skeleton {
+    build: &'static Build,
+    options: EngineOptions,
+    tape: Vec<u8>,
+    session: Session,
+    /// The choice a typed move ran to ([`Program::take_in`]), not yet used.
+    typed_choice: Option<Choice>,
+    /// The choice of this reply, once reached.
+    reached: Option<Choice>,
+    /// The candidates the chooser scored in this reply.
+    weighed: Vec<Evaluation>,
+    /// The board printed before the reply, in the person's orientation.
+    shown_before: [[char; 8]; 8],
+    /// Collecting candidates ([`Engine::collect_candidates`]).
+    collect: bool,
+}
+
+impl Skeleton {
+    /// As [`ChesSkelet::new`].
+    ///
+    /// # Errors
+    /// As [`ChesSkelet::new`].
+    pub fn new(build: &'static Build, options: EngineOptions) -> Result<Skeleton, EngineError> {
         let tape = match &options.tape {
             Some(path) => crate::machine::read_tape(path)?,
             None => build.tape.to_vec(),
         };
         let session = Session::boot_on(build, &tape, options.core)?;
-        Ok(ChesSkelet {
+        Ok(Skeleton {
             build,
             options,
             tape,
             session,
-            track: Some(Track {
-                root: Chess::default(),
-                moves: Vec::new(),
-                engine: None,
-            }),
+            typed_choice: None,
+            reached: None,
+            weighed: Vec::new(),
+            shown_before: [[' '; 8]; 8],
             collect: false,
         })
     }
@@ -682,62 +686,8 @@ impl ChesSkelet {
         &mut self.session
     }
 
-    /// Types the opponent's last move if the machine's game continues into
-    /// `moves`; `Ok(None)` if it does not.
-    fn try_typing(&mut self, root: &Chess, moves: &[Move], engine: Color) -> Option<String> {
-        let track = self.track.as_ref()?;
-        if track.root != *root || track.engine.is_some_and(|e| e != engine) {
-            return None;
-        }
-        let person = !engine;
-        if moves.is_empty() && track.moves.is_empty() && engine == Color::White {
-            if !self.build.features || *root != Chess::default() {
-                return None;
-            }
-            self.session.type_keys("s").ok()?;
-            return Some("s".into());
-        }
-        if moves.len() != track.moves.len() + 1 || !moves.starts_with(&track.moves) {
-            return None;
-        }
-        if track.engine.is_none() && (engine != Color::Black || *root != Chess::default()) {
-            return None;
-        }
-        let m = moves.last()?;
-        let from = view_square(m.from()?, person);
-        let to = view_square(m.to(), person);
-        let keys = format!("{}{}", square_keys(from), square_keys(to));
-        self.session.type_keys(&keys).ok()?;
-        Some(keys)
-    }
-
-    fn fresh(&mut self) -> Result<(), EngineError> {
-        self.session = Session::boot_on(self.build, &self.tape, self.options.core)?;
-        self.session.watch_evaluations(self.collect);
-        self.track = None;
-        Ok(())
-    }
-
-    /// The candidates as the program weighed them, ranked by its chooser.
-    fn thoughts(&self, weighed: &[Evaluation], engine: Color) -> Thoughts<UciMove> {
-        let list = weighed
-            .iter()
-            .zip(1..)
-            .filter_map(|(e, seq)| {
-                Some(Candidate {
-                    seq,
-                    wire: self.candidate_move(e, engine)?,
-                    raw: i32::from(e.eval),
-                    score: centipawns(e.eval),
-                    chance: None,
-                })
-            })
-            .collect();
-        Thoughts::rank(list, Ties::KeepsLast, TIE_BREAK)
-    }
-
     /// A candidate as the move the program would make: its squares rotated
-    /// back as [`ChesSkelet::read_move`] does, and the full build's
+    /// back as [`Skeleton::read_move`] does, and the full build's
     /// promotion (`aftsid`: a white pawn, `$22`, reaching row 0 becomes a
     /// queen, `$27`); the minimal build has no promotion. `None` off the
     /// board (`genlis` lists no such square).
@@ -749,113 +699,15 @@ impl ChesSkelet {
             promotion: promotes.then_some(Role::Queen),
         })
     }
-}
-
-/// T-states spent on one reply, also across a machine replaced by a
-/// re-sync (reload and injection).
-struct Spent {
-    t0: u64,
-    carried: u64,
-}
-
-impl Spent {
-    fn start(session: &Session) -> Spent {
-        Spent {
-            t0: session.zx.busy_tstates(),
-            carried: 0,
-        }
-    }
-
-    fn now(&self, session: &Session) -> u64 {
-        self.carried + session.zx.busy_tstates().saturating_sub(self.t0)
-    }
-
-    /// The machine is about to be replaced: keep what it spent.
-    fn before_reload(&mut self, session: &Session) {
-        self.carried = self.now(session);
-    }
-
-    /// Counting goes on on the new machine.
-    fn after_reload(&mut self, session: &Session) {
-        self.t0 = session.zx.busy_tstates();
-    }
-}
-
-/// Where bringing the program to the position ended.
-enum Reached {
-    /// The program has scored its candidates and chosen one.
-    Choice(Choice, InputPath),
-    /// It did not come back.
-    Hung(Stop, InputPath),
-}
-
-impl ChesSkelet {
-    /// Brings the program to its choice in the position `game` has reached:
-    /// types the opponent's move when the machine's game continues into it
-    /// (and its stack has room for another move), otherwise — or when the
-    /// program refuses the keys or plays them its own way — reloads and
-    /// injects the position.
-    fn reach_choice(
-        &mut self,
-        game: &Game<ChessRules>,
-        budget: u64,
-        spent: &mut Spent,
-    ) -> Result<Reached, EngineError> {
-        let (root, moves) = (game.root(), game.moves());
-        let target = game.position();
-        let engine = target.turn();
-        let sp = self.session.zx.sp();
-        let low_stack = sp < STACK_FLOOR + CYCLE_STACK;
-        let typed = if low_stack {
-            None
-        } else {
-            self.try_typing(root, moves, engine)
-        };
-        let mut why = low_stack.then(|| {
-            format!(
-                "the program's stack is down to 0x{sp:04X}: one more move would overwrite \
-                 the ROM's channel area, which crashes a real Spectrum; reloaded"
-            )
-        });
-        if let Some(keys) = typed {
-            match self.session.run_to_choice(budget) {
-                Ok(c) if self.session.board() == board_page(target, engine) => {
-                    return Ok(Reached::Choice(c, InputPath::Typed(keys)));
-                }
-                Ok(_) => why = Some(format!("the program played {keys} its own way")),
-                Err(NoChoice::Rejected) => why = Some(format!("the program refused {keys}")),
-                Err(NoChoice::Stopped(stop)) => {
-                    return Ok(Reached::Hung(stop, InputPath::Typed(keys)));
-                }
-            }
-        }
-        let why = why.unwrap_or_else(|| "the position does not continue the machine's game".into());
-        spent.before_reload(&self.session);
-        self.fresh()?;
-        spent.after_reload(&self.session);
-        let before = game.truncated(moves.len().saturating_sub(1));
-        let before = (!moves.is_empty()).then(|| before.position().clone());
-        self.session.inject(before.as_ref(), target);
-        let path = InputPath::Injected(why);
-        Ok(match self.session.run_to_choice(budget) {
-            Ok(c) => Reached::Choice(c, path),
-            Err(NoChoice::Stopped(stop)) => Reached::Hung(stop, path),
-            Err(NoChoice::Rejected) => Reached::Hung(Stop::WaitingForKey, path),
-        })
-    }
 
     /// The move the program made, read off its printed board; `true` with
     /// it when the program changed other squares too (the full build's
     /// long-castling test also fires for a queen stepping up-left; see
     /// tapes/CHESSKELET.md): then the chosen move is accepted if the screen
     /// shows it — origin emptied, the piece on the target.
-    fn read_move(
-        &mut self,
-        choice: &Choice,
-        shown_before: &[[char; 8]; 8],
-        engine: Color,
-    ) -> Result<(UciMove, bool), EngineError> {
+    fn read_move(&mut self, choice: &Choice, engine: Color) -> Result<(UciMove, bool), EngineError> {
         let person = !engine;
+        let shown_before = &self.shown_before;
         let after = self.session.printed();
         let page_agrees = page_letters(&self.session.board()) == after;
         let chosen = (
@@ -879,7 +731,6 @@ impl ChesSkelet {
         let emptied = after[usize::from(f >> 4)][usize::from(f & 7)] == ' ';
         let promotion = (was == 'p' && now == 'q').then_some(Role::Queen);
         if !(emptied && was.is_ascii_lowercase() && (now == was || promotion.is_some())) {
-            self.track = None;
             return Err(EngineError::Unreadable(format!(
                 "the board does not show the chosen move {}{}",
                 square_keys(choice.from),
@@ -897,114 +748,193 @@ impl ChesSkelet {
         );
         Ok((uci, true))
     }
-
-    /// Remembers the game the machine now holds, so the next move can be
-    /// typed; a corrupted board is never continued.
-    fn follow(&mut self, game: &Game<ChessRules>, uci: UciMove, corrupted: bool) {
-        let engine = game.turn();
-        self.track = uci
-            .to_move(game.position())
-            .ok()
-            .filter(|_| !corrupted)
-            .map(|m| {
-                let mut all = game.moves().to_vec();
-                all.push(m);
-                Track {
-                    root: game.root().clone(),
-                    moves: all,
-                    engine: Some(engine),
-                }
-            });
-    }
 }
 
-impl Engine<ChessRules> for ChesSkelet {
+impl Program for Skeleton {
+    type Rules = ChessRules;
+    type Host = Spectrum48;
+    /// A typed move and the search are one run (to the choice), so a reply
+    /// counts from the start, reload included.
+    const COUNTS_INPUT: bool = true;
+    /// The attack board of the previous move generation is state an
+    /// injection rebuilds only on a machine that has not played.
+    const INJECTS_FRESH: bool = true;
+
     fn info(&self) -> &'static EngineInfo {
         &self.build.info
     }
 
-    fn new_game(&mut self) -> Result<(), EngineError> {
-        self.fresh()?;
-        self.track = Some(Track {
-            root: Chess::default(),
-            moves: Vec::new(),
-            engine: None,
-        });
+    fn host(&self) -> &Spectrum48 {
+        &self.session.zx
+    }
+
+    fn host_mut(&mut self) -> &mut Spectrum48 {
+        &mut self.session.zx
+    }
+
+    /// The Spectrum draws nothing from a seed (the programs' keys come as
+    /// they are typed), so every boot is the same.
+    fn boot(&mut self, _seed: u64) -> Result<(), EngineError> {
+        self.session = Session::boot_on(self.build, &self.tape, self.options.core)?;
+        self.session.watch_evaluations(self.collect);
+        self.typed_choice = None;
         Ok(())
     }
 
-    fn play(&mut self, game: &Game<ChessRules>, budget: u64) -> Result<Reply, EngineError> {
-        let budget = budget.min(self.options.budget);
-        let engine = game.turn();
-        let mut spent = Spent::start(&self.session);
-        // What an unfinished reply left on this machine is not this search.
-        drop(self.session.evaluations());
-        let (choice, path) = match self.reach_choice(game, budget, &mut spent)? {
-            Reached::Choice(choice, path) => (choice, path),
-            Reached::Hung(stop, path) => {
-                self.track = None;
-                return Ok(hung(stop, spent.now(&self.session), path));
-            }
-        };
-        info!("{}: {path}", self.build.info.name);
-        if choice.candidates == 0 {
-            self.track = None;
-            return Ok(no_move(Played::DeadEnd, spent.now(&self.session), path));
-        }
-        let weighed = self.session.evaluations();
-        let shown_before = printed_board(game.position(), !engine);
-        match self.session.finish(budget) {
-            Stop::WaitingForKey => {}
-            other => {
-                self.track = None;
-                return Ok(hung(other, spent.now(&self.session), path));
-            }
-        }
-        let (uci, corrupted) = self.read_move(&choice, &shown_before, engine)?;
-        let tstates = spent.now(&self.session);
-        self.follow(game, uci, corrupted);
-        Ok(Reply {
-            played: Played::Move(uci),
-            score: Some(centipawns(choice.score)),
-            thoughts: self.collect.then(|| self.thoughts(&weighed, engine)),
-            nodes: u64::from(choice.candidates),
-            tstates,
-            authentic: authentic_time(tstates),
-            path,
+    /// Waiting for the person's (White's) first move.
+    fn booted_track(&self) -> Option<Track<ChessRules>> {
+        Some(Track {
+            root: Chess::default(),
+            moves: Vec::new(),
+            engine: None,
         })
     }
 
-    fn collect_candidates(&mut self, on: bool) -> bool {
+    /// Four keys in the person's orientation (rotated when the person plays
+    /// Black); `s` to hand the first move to the computer (full build).
+    /// Not when the stack has no room for another move cycle.
+    fn keys(&mut self, track: Option<&Track<ChessRules>>, game: &Game<ChessRules>) -> Result<String, String> {
+        // What an unfinished reply left on this machine is not this search.
+        drop(self.session.evaluations());
+        self.reached = None;
+        let sp = self.session.zx.sp();
+        if sp < STACK_FLOOR + CYCLE_STACK {
+            return Err(format!(
+                "the program's stack is down to 0x{sp:04X}: one more move would overwrite \
+                 the ROM's channel area, which crashes a real Spectrum; reloaded"
+            ));
+        }
+        let not = || "the position does not continue the machine's game".to_string();
+        let (root, moves, engine) = (game.root(), game.moves(), game.turn());
+        let track = track.ok_or_else(not)?;
+        if track.root != *root || track.engine.is_some_and(|e| e != engine) {
+            return Err(not());
+        }
+        if moves.is_empty() && track.moves.is_empty() && engine == Color::White {
+            if !self.build.features || *root != Chess::default() {
+                return Err(not());
+            }
+            return Ok("s".into());
+        }
+        if !track.continued_by(game)
+            || track.engine.is_none() && (engine != Color::Black || *root != Chess::default())
+        {
+            return Err(not());
+        }
+        let m = moves.last().ok_or_else(not)?;
+        let person = !engine;
+        let from = view_square(m.from().ok_or_else(not)?, person);
+        let to = view_square(m.to(), person);
+        Ok(format!("{}{}", square_keys(from), square_keys(to)))
+    }
+
+    /// The full build checks the move against its list; then the computer
+    /// searches: typing runs to its choice.
+    fn take_in(&mut self, keys: &str, budget: u64) -> TakenIn {
+        match self.session.run_to_choice(budget) {
+            Ok(c) => {
+                self.typed_choice = Some(c);
+                TakenIn::Accepted
+            }
+            Err(NoChoice::Rejected) => TakenIn::Refused(format!("the program refused {keys}")),
+            Err(NoChoice::Stopped(stop)) => TakenIn::Hung(stop),
+        }
+    }
+
+    fn board_check(&mut self, keys: &str, game: &Game<ChessRules>) -> Result<Check, EngineError> {
+        Ok(
+            if self.session.board() == board_page(game.position(), game.turn()) {
+                Check::Shows
+            } else {
+                Check::Differs(format!("the program played {keys} its own way"))
+            },
+        )
+    }
+
+    /// On the machine booted afresh, with the attack board of the position
+    /// before the opponent's last move, when the game has one.
+    fn inject(&mut self, game: &Game<ChessRules>, _: Injecting) -> Result<(), EngineError> {
+        let moves = game.moves();
+        let before = game.truncated(moves.len().saturating_sub(1));
+        let before = (!moves.is_empty()).then(|| before.position().clone());
+        self.session.inject(before.as_ref(), game.position());
+        self.typed_choice = None;
+        Ok(())
+    }
+
+    /// To the choice (unless typing ran there), then on until the program
+    /// waits for the person again.
+    fn run_to_reply(&mut self, game: &Game<ChessRules>, budget: u64) -> Stop {
+        let choice = match self.typed_choice.take() {
+            Some(c) => c,
+            None => match self.session.run_to_choice(budget) {
+                Ok(c) => c,
+                Err(NoChoice::Stopped(stop)) => return stop,
+                Err(NoChoice::Rejected) => return Stop::WaitingForKey,
+            },
+        };
+        self.reached = Some(choice);
+        if choice.candidates == 0 {
+            return Stop::Breakpoint {
+                pc: self.build.hooks.chosen,
+            };
+        }
+        self.weighed = self.session.evaluations();
+        self.shown_before = printed_board(game.position(), !game.turn());
+        self.session.finish(budget)
+    }
+
+    /// The candidates as the program weighed them, ranked by its chooser;
+    /// none without a move (no candidate: the chooser would score stale
+    /// list entries, which are no moves of this position).
+    fn thoughts(&mut self, game: &Game<ChessRules>, stop: Stop) -> Option<Thoughts<UciMove>> {
+        let moved = self.reached.is_some_and(|c| c.candidates > 0) && stop == Stop::WaitingForKey;
+        if !(self.collect && moved) {
+            return None;
+        }
+        let engine = game.turn();
+        let list = self
+            .weighed
+            .iter()
+            .zip(1..)
+            .filter_map(|(e, seq)| {
+                Some(Candidate {
+                    seq,
+                    wire: self.candidate_move(e, engine)?,
+                    raw: i32::from(e.eval),
+                    score: centipawns(e.eval),
+                    chance: None,
+                })
+            })
+            .collect();
+        Some(Thoughts::rank(list, Ties::KeepsLast, TIE_BREAK))
+    }
+
+    /// No choice reached: a hang. No candidate: the program's own end of a
+    /// game. Back at the key wait: the move off the printed board.
+    fn read_reply(&mut self, game: &Game<ChessRules>, stop: Stop) -> Result<Read<UciMove>, EngineError> {
+        let hung = |stop| Read::played(Played::Hung(Hang::from_stop(stop)), 0);
+        let Some(choice) = self.reached else {
+            return Ok(hung(stop));
+        };
+        if choice.candidates == 0 {
+            return Ok(Read::played(Played::DeadEnd, 0));
+        }
+        if stop != Stop::WaitingForKey {
+            return Ok(hung(stop));
+        }
+        let (uci, corrupted) = self.read_move(&choice, game.turn())?;
+        Ok(Read {
+            played: Played::Move(uci),
+            score: Some(centipawns(choice.score)),
+            nodes: u64::from(choice.candidates),
+            intact: !corrupted,
+        })
+    }
+
+    fn set_collect(&mut self, on: bool) -> bool {
         self.collect = on;
         self.session.watch_evaluations(on);
         true
     }
-
-    fn screen(&mut self) -> Option<TextScreen> {
-        Some(self.session.zx.screen())
-    }
-}
-
-/// A reply without a move: a dead end (no candidate: the program's own end
-/// of a game; its chooser would score stale list entries, which are no
-/// moves of this position, so no thoughts) or a hang.
-fn no_move(played: Played<UciMove>, tstates: u64, path: InputPath) -> Reply {
-    Reply {
-        played,
-        score: None,
-        thoughts: None,
-        nodes: 0,
-        tstates,
-        authentic: authentic_time(tstates),
-        path,
-    }
-}
-
-fn hung(stop: Stop, tstates: u64, path: InputPath) -> Reply {
-    no_move(Played::Hung(Hang::from_stop(stop)), tstates, path)
-}
-
-/// How long the real Spectrum would take for `tstates` of work.
-pub fn authentic_time(tstates: u64) -> Duration {
-    Duration::from_nanos(tstates.saturating_mul(1_000_000_000) / spectrum::CLOCK_HZ)
 }

@@ -108,16 +108,14 @@
 //! candidates are those weighed before it (the last one's verdict perhaps
 //! cut short).
 
-use std::time::Duration;
-
 use log::debug;
 
+use super::driver::{Driver, Injecting, Program, Read, Track};
 use super::{
-    Candidate, Engine, EngineError, EngineInfo, EngineOptions, Hang, InputPath, OptionSpec, Played,
-    Reply, Thoughts, Ties,
+    Candidate, EngineError, EngineInfo, EngineOptions, Hang, OptionSpec, Played, Thoughts, Ties,
 };
 use crate::machine::zx81::{FramesMode, RAM_START, Ram, Zx81, sysvar};
-use crate::machine::{Core, MachineError, Regs, Resume, Sample, Stop, TextScreen};
+use crate::machine::{Core, MachineError, Regs, Resume, Sample, Stop};
 use crate::rules::draughts::{Draughts, PdnMove, Position, Square};
 use crate::rules::{Color, Game};
 
@@ -210,36 +208,52 @@ pub fn declared_options() -> Vec<OptionSpec> {
 /// routine's orientation (its own pieces `B`, at the top).
 pub type Board = [u8; 32];
 
-/// The Draughts 1K driver.
-pub struct Draughts1K {
-    options: EngineOptions,
-    image: Vec<u8>,
-    zx: Zx81,
-    /// False after a call that did not return: the next move starts on a
-    /// machine built afresh.
-    sound: bool,
-    /// Collect the candidates EVAL weighs.
-    collect: bool,
-}
+/// The Draughts 1K engine: the routine behind the one pipeline.
+pub type Draughts1K = Driver<Routine>;
 
-impl Draughts1K {
+impl Driver<Routine> {
     /// The machine with the routine (built in, or `options.tape`, a raw
     /// image of it) and the initial position on its screen.
     ///
     /// # Errors
     /// The replacement image cannot be read or is not the routine.
     pub fn new(options: &EngineOptions) -> Result<Draughts1K, EngineError> {
+        Ok(Driver::of(Routine::new(options)?, options.clone()))
+    }
+}
+
+/// The Draughts 1K routine on its machine: what is special about it.
+pub struct Routine {
+    options: EngineOptions,
+    image: Vec<u8>,
+    zx: Zx81,
+    /// False after a call that did not return: the next move starts on a
+    /// machine built afresh.
+    sound: bool,
+    /// The display file before the call (the move is read against it).
+    screen_before: Vec<u8>,
+    /// Collect the candidates EVAL weighs.
+    collect: bool,
+}
+
+impl Routine {
+    /// As [`Draughts1K::new`].
+    ///
+    /// # Errors
+    /// As [`Draughts1K::new`].
+    pub fn new(options: &EngineOptions) -> Result<Routine, EngineError> {
         let image = match &options.tape {
             Some(path) => crate::machine::read_tape(path)?,
             None => IMAGE.to_vec(),
         };
         check_image(&image)?;
         let zx = machine(&image, options.seed, options.core)?;
-        Ok(Draughts1K {
+        Ok(Routine {
             options: options.clone(),
             image,
             zx,
             sound: true,
+            screen_before: Vec::new(),
             collect: false,
         })
     }
@@ -265,58 +279,12 @@ impl Draughts1K {
             .collect()
     }
 
-    /// Runs the routine on `before` and reads what it did.
-    fn think(&mut self, before: &Board, budget: u64) -> Result<Reply<RoutineMove>, EngineError> {
-        if !self.sound {
-            self.zx = machine(&self.image, self.options.seed, self.options.core)?;
-            self.sound = true;
-        }
-        self.draw(before);
-        let screen_before = self.display_bytes();
-        self.zx.watch(&[EVAL]);
-        if self.collect {
-            self.arm_probes();
-        }
-        let t0 = self.zx.busy_tstates();
-        let stop = self.zx.call(ENTRY, budget);
-        let tstates = self.zx.busy_tstates() - t0;
-        let nodes = self.zx.hits(0);
-        let thoughts = self.collect.then(|| self.take_thoughts());
-        let played = match stop {
-            Stop::Returned => self.read_move(&screen_before)?,
-            other => {
-                self.sound = false;
-                Played::Hung(Hang::from_stop(other))
-            }
-        };
-        debug!("Draughts 1K: {played:?} in {tstates} T-states, {nodes} moves looked at");
-        Ok(Reply {
-            played,
-            score: None,
-            thoughts,
-            nodes,
-            tstates,
-            authentic: authentic_time(tstates),
-            path: InputPath::Injected(
-                "board written into the display file in place of the book's BASIC".to_string(),
-            ),
-        })
-    }
-
     /// Probes where EVAL starts and where it gives its verdicts.
     fn arm_probes(&mut self) {
         self.zx.take_samples();
         for addr in [EVAL, SAVE_MOVE, RECORD_CAPTURE, PICK_BEST] {
             self.zx.probe(addr, |_, _| Vec::new());
         }
-    }
-
-    /// The candidates the probes saw, ranked; the probes removed.
-    fn take_thoughts(&mut self) -> Thoughts<RoutineMove> {
-        self.zx.unprobe();
-        let samples = self.zx.take_samples();
-        let d_file = self.zx.peek16(sysvar::D_FILE);
-        Thoughts::rank(weighed(&samples, d_file), Ties::KeepsLast, TIE_BREAK)
     }
 
     /// The routine's move, in its own orientation, from the display file
@@ -367,49 +335,94 @@ impl RoutineMove {
     }
 }
 
-impl Engine<Draughts> for Draughts1K {
+impl Program for Routine {
+    type Rules = Draughts;
+    type Host = Zx81;
+
     fn info(&self) -> &'static EngineInfo {
         &INFO
     }
 
-    fn new_game(&mut self) -> Result<(), EngineError> {
-        self.zx = machine(&self.image, self.options.seed, self.options.core)?;
+    fn host(&self) -> &Zx81 {
+        &self.zx
+    }
+
+    fn host_mut(&mut self) -> &mut Zx81 {
+        &mut self.zx
+    }
+
+    fn boot(&mut self, seed: u64) -> Result<(), EngineError> {
+        self.zx = machine(&self.image, seed, self.options.core)?;
         self.sound = true;
         Ok(())
     }
 
-    fn play(&mut self, game: &Game<Draughts>, budget: u64) -> Result<Reply<PdnMove>, EngineError> {
+    /// The book's BASIC, which read the person's move, is not in the seed.
+    fn keys(&mut self, _: Option<&Track<Draughts>>, _: &Game<Draughts>) -> Result<String, String> {
+        Err("board written into the display file in place of the book's BASIC".to_string())
+    }
+
+    /// The whole board into the display file, as the BASIC would have
+    /// printed it, on a machine built afresh after a call that did not
+    /// return.
+    fn inject(&mut self, game: &Game<Draughts>, _: Injecting) -> Result<(), EngineError> {
+        if !self.sound {
+            self.boot(self.options.seed)?;
+        }
         let side = game.position().turn();
-        let board = routine_board(game.position(), side);
-        let reply = self.think(&board, budget.min(self.options.budget))?;
-        let played = match reply.played {
-            Played::Move(m) => Played::Move(m.real(side)),
-            Played::DeadEnd => Played::DeadEnd,
-            Played::Hung(h) => Played::Hung(h),
-        };
-        let thoughts = reply.thoughts.map(|t| Thoughts {
+        self.draw(&routine_board(game.position(), side));
+        self.screen_before = self.display_bytes();
+        Ok(())
+    }
+
+    /// `USR 16514`: the routine called until it returns, EVAL counted.
+    fn run_to_reply(&mut self, _: &Game<Draughts>, budget: u64) -> Stop {
+        self.zx.watch(&[EVAL]);
+        if self.collect {
+            self.arm_probes();
+        }
+        self.zx.call(ENTRY, budget)
+    }
+
+    /// The candidates the probes saw, ranked and turned round for White;
+    /// the probes removed.
+    fn thoughts(&mut self, game: &Game<Draughts>, _: Stop) -> Option<Thoughts<PdnMove>> {
+        if !self.collect {
+            return None;
+        }
+        self.zx.unprobe();
+        let samples = self.zx.take_samples();
+        let d_file = self.zx.peek16(sysvar::D_FILE);
+        let side = game.position().turn();
+        let t = Thoughts::rank(weighed(&samples, d_file), Ties::KeepsLast, TIE_BREAK);
+        Some(Thoughts {
             ranked: t.ranked.into_iter().map(|c| real(c, side)).collect(),
             ties: t.ties,
             tie_break: t.tie_break,
-        });
-        Ok(Reply {
-            played,
-            score: reply.score,
-            thoughts,
-            nodes: reply.nodes,
-            tstates: reply.tstates,
-            authentic: reply.authentic,
-            path: reply.path,
         })
     }
 
-    fn collect_candidates(&mut self, on: bool) -> bool {
-        self.collect = on;
-        true
+    fn read_reply(&mut self, game: &Game<Draughts>, stop: Stop) -> Result<Read<PdnMove>, EngineError> {
+        let side = game.position().turn();
+        let nodes = self.zx.hits(0);
+        let played = match stop {
+            Stop::Returned => match self.read_move(&self.screen_before)? {
+                Played::Move(m) => Played::Move(m.real(side)),
+                Played::DeadEnd => Played::DeadEnd,
+                Played::Hung(h) => Played::Hung(h),
+            },
+            other => {
+                self.sound = false;
+                Played::Hung(Hang::from_stop(other))
+            }
+        };
+        debug!("Draughts 1K: {played:?}, {nodes} moves looked at");
+        Ok(Read::played(played, nodes))
     }
 
-    fn screen(&mut self) -> Option<TextScreen> {
-        Some(self.zx.screen())
+    fn set_collect(&mut self, on: bool) -> bool {
+        self.collect = on;
+        true
     }
 }
 
@@ -663,11 +676,6 @@ pub fn board_move(before: &[u8], after: &[u8]) -> Result<Played<RoutineMove>, En
         ));
     }
     Ok(Played::Move(RoutineMove { from, to, captured }))
-}
-
-/// Seconds on a ZX81 in SLOW mode for `tstates` of the routine.
-pub fn authentic_time(tstates: u64) -> Duration {
-    super::onek::authentic_time(tstates, FramesMode::Slow)
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@
 
 pub mod baker;
 pub mod chesskelet;
+pub mod driver;
 pub mod draughts_1k;
 pub mod onek;
 pub mod samuel_f8;

@@ -84,13 +84,14 @@
 
 use std::time::Duration;
 
-use log::{debug, info};
+use log::debug;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Move, Piece, Position, Role, Square};
 
+use super::driver::{Check, Driver, Injecting, Program, Read, TakenIn, Track};
 use super::{
-    Candidate, Engine, EngineError, EngineInfo, EngineOptions, Hang, InputPath, OptionKind,
-    OptionSpec, Played, RateSample, Thoughts, Ties,
+    Candidate, EngineError, EngineInfo, EngineOptions, Hang, InputPath, OptionKind, OptionSpec,
+    Played, RateSample, Thoughts, Ties,
 };
 use crate::machine::zx81::{self, FramesMode, Zx81};
 use crate::machine::{MachineError, Memory, Regs, Sample, Stop, TextScreen};
@@ -249,50 +250,61 @@ pub static VARIANTS: [Variant; 2] = [
     },
 ];
 
-/// What the emulated machine holds: the game it has played so far.
-#[derive(Clone, Debug)]
-struct Track {
-    root: Chess,
-    moves: Vec<Move>,
-    engine: Color,
-}
-
 /// A square's content as the program draws it.
 type Board = [Option<(Role, bool)>; 64]; // (role, is the program's own piece)
 
-/// The 1K ZX Chess driver.
-pub struct OneKZxChess {
-    variant: &'static Variant,
-    options: EngineOptions,
-    tape: Vec<u8>,
-    zx: Zx81,
-    track: Option<Track>,
-    /// Probe SCORE and return the candidates ([`Engine::collect_candidates`]).
-    collect: bool,
-}
+/// The 1K ZX Chess engine: the program behind the one pipeline.
+pub type OneKZxChess = Driver<OneK>;
 
-impl OneKZxChess {
+impl Driver<OneK> {
     /// Loads the tape (built in, or `options.tape`) and boots the program.
     ///
     /// # Errors
     /// The tape cannot be read, is not a 1K ZX81 program, or is not 1K ZX
     /// Chess.
     pub fn new(variant: &'static Variant, options: EngineOptions) -> Result<Self, EngineError> {
+        Ok(Driver::of(OneK::new(variant, options.clone())?, options))
+    }
+
+    /// Sets the machine up to search `pos` (the program's side to move) by
+    /// injection, without running it: for benchmarks and tools.
+    pub fn setup_search(&mut self, pos: &Chess) {
+        self.forget();
+        self.inject_board(&program_board(pos, pos.turn()));
+    }
+}
+
+/// 1K ZX Chess on its machine: what is special about it.
+pub struct OneK {
+    variant: &'static Variant,
+    options: EngineOptions,
+    tape: Vec<u8>,
+    zx: Zx81,
+    /// The board the search starts from (the move is read against it).
+    before: Board,
+    /// Probe SCORE and return the candidates ([`Engine::collect_candidates`]).
+    collect: bool,
+}
+
+impl OneK {
+    /// Loads the tape (built in, or `options.tape`) and boots the program.
+    ///
+    /// # Errors
+    /// As [`OneKZxChess::new`].
+    pub fn new(variant: &'static Variant, options: EngineOptions) -> Result<OneK, EngineError> {
         let tape = match &options.tape {
             Some(path) => crate::machine::read_tape(path)?,
             None => TAPE.to_vec(),
         };
         let zx = boot(&tape, variant, &options, options.seed)?;
-        let mut engine = OneKZxChess {
+        Ok(OneK {
             variant,
             options,
             tape,
             zx,
-            track: None,
+            before: [None; 64],
             collect: false,
-        };
-        engine.track = Some(engine.tape_track());
-        Ok(engine)
+        })
     }
 
     /// The emulated machine, for tests and tools.
@@ -300,68 +312,9 @@ impl OneKZxChess {
         &mut self.zx
     }
 
-    /// Sets the machine up to search `pos` (the program's side to move) by
-    /// injection, without running it: for benchmarks and tools.
-    pub fn setup_search(&mut self, pos: &Chess) {
-        self.track = None;
-        self.inject(&program_board(pos, pos.turn()));
-    }
-
-    fn tape_track(&self) -> Track {
-        let root = Chess::default();
-        let first = first_move(self.variant, &root);
-        Track {
-            root,
-            moves: vec![first],
-            engine: Color::White,
-        }
-    }
-
-    /// Types the opponent's last move if the machine holds the game up to it.
-    /// Returns the keys typed, or why not.
-    fn try_typing(&mut self, root: &Chess, moves: &[Move], budget: u64) -> Result<String, String> {
-        let Some(track) = &self.track else {
-            return Err("no game on the machine".into());
-        };
-        let continues = track.root == *root
-            && moves.len() == track.moves.len() + 1
-            && moves.starts_with(&track.moves);
-        if !continues {
-            return Err("not a continuation of the game on the machine".into());
-        }
-        let engine = track.engine;
-        let m = moves[moves.len() - 1];
-        match m {
-            Move::Castle { .. } => return Err("castling is unknown to the program".into()),
-            Move::EnPassant { .. } => return Err("en passant is unknown to the program".into()),
-            Move::Normal {
-                promotion: Some(r), ..
-            } if r != Role::Queen => {
-                return Err("under-promotion is unknown to the program".into());
-            }
-            _ => {}
-        }
-        let (from, to) = (
-            program_square(m.from().unwrap_or(m.to()), engine),
-            program_square(m.to(), engine),
-        );
-        let keys: String = [from, to]
-            .iter()
-            .flat_map(|sq| [sq.rank().char(), sq.file().char().to_ascii_uppercase()])
-            .collect();
-        self.zx
-            .type_keys(&keys)
-            .map_err(|k| format!("{k:?} is not a ZX81 key"))?;
-        match self.zx.run_to(budget, Some(MPSCAN)) {
-            Stop::Breakpoint { .. } => Ok(keys),
-            Stop::WaitingForKey => Err(format!("the program refused {keys}")),
-            other => Err(format!("after typing {keys}: {other}")),
-        }
-    }
-
     /// Writes the position into the display file and sets the program going
     /// at MPSCAN, returning to DRIVER as it does after a typed move.
-    fn inject(&mut self, board: &Board) {
+    fn inject_board(&mut self, board: &Board) {
         for (i, sq) in board.iter().enumerate() {
             let addr = square_addr(Square::new(i as u32));
             self.zx.poke(addr, square_code(addr, *sq));
@@ -376,15 +329,127 @@ impl OneKZxChess {
     fn read_board(&mut self) -> Result<Board, EngineError> {
         read_screen_board(&self.zx.screen())
     }
+}
 
-    fn think(
-        &mut self,
-        before: &Board,
-        engine: Color,
-        path: InputPath,
-        budget: u64,
-    ) -> Result<Reply, EngineError> {
-        let t0 = self.zx.busy_tstates();
+impl Program for OneK {
+    type Rules = ChessRules;
+    type Host = Zx81;
+
+    fn info(&self) -> &'static EngineInfo {
+        &self.variant.info
+    }
+
+    fn host(&self) -> &Zx81 {
+        &self.zx
+    }
+
+    fn host_mut(&mut self) -> &mut Zx81 {
+        &mut self.zx
+    }
+
+    fn boot(&mut self, seed: u64) -> Result<(), EngineError> {
+        self.zx = boot(&self.tape, self.variant, &self.options, seed)?;
+        Ok(())
+    }
+
+    /// The tape's board shows the program's first move already played.
+    fn booted_track(&self) -> Option<Track<ChessRules>> {
+        let root = Chess::default();
+        let first = first_move(self.variant, &root);
+        Some(Track {
+            root,
+            moves: vec![first],
+            engine: Some(Color::White),
+        })
+    }
+
+    /// From the initial position, unless asked to think (`Opening=think`):
+    /// the move on the tape, on a machine booted afresh with a seed of its
+    /// own ([`tape_game_seed`]).
+    fn stored_reply(&mut self, game: &Game<ChessRules>) -> Result<Option<Reply>, EngineError> {
+        let (root, moves) = (game.root(), game.moves());
+        if *root != Chess::default() || !moves.is_empty() || think_first_move(&self.options) {
+            return Ok(None);
+        }
+        self.boot(tape_game_seed(self.options.seed))?;
+        let first = first_move(self.variant, root);
+        Ok(Some(Reply {
+            played: Played::Move(UciMove::from_standard(first)),
+            score: None,
+            thoughts: None,
+            nodes: 0,
+            tstates: 0,
+            authentic: Duration::ZERO,
+            path: InputPath::Tape,
+        }))
+    }
+
+    /// Row digit then column letter, origin then destination, in the
+    /// program's (mirrored, for Black) squares. Castling, en passant and
+    /// under-promotion are unknown to the program.
+    fn keys(&mut self, track: Option<&Track<ChessRules>>, game: &Game<ChessRules>) -> Result<String, String> {
+        let Some(track) = track else {
+            return Err("no game on the machine".into());
+        };
+        if !track.continued_by(game) {
+            return Err("not a continuation of the game on the machine".into());
+        }
+        let engine = game.turn();
+        let m = game.moves()[game.moves().len() - 1];
+        match m {
+            Move::Castle { .. } => return Err("castling is unknown to the program".into()),
+            Move::EnPassant { .. } => return Err("en passant is unknown to the program".into()),
+            Move::Normal {
+                promotion: Some(r), ..
+            } if r != Role::Queen => {
+                return Err("under-promotion is unknown to the program".into());
+            }
+            _ => {}
+        }
+        let (from, to) = (
+            program_square(m.from().unwrap_or(m.to()), engine),
+            program_square(m.to(), engine),
+        );
+        Ok([from, to]
+            .iter()
+            .flat_map(|sq| [sq.rank().char(), sq.file().char().to_ascii_uppercase()])
+            .collect())
+    }
+
+    /// DRIVER validates the move and, if it takes it, calls MPSCAN.
+    fn take_in(&mut self, keys: &str, budget: u64) -> TakenIn {
+        match self.zx.run_to(budget, Some(MPSCAN)) {
+            Stop::Breakpoint { .. } => TakenIn::Accepted,
+            Stop::WaitingForKey => TakenIn::Refused(format!("the program refused {keys}")),
+            other => TakenIn::Refused(format!("after typing {keys}: {other}")),
+        }
+    }
+
+    fn board_check(&mut self, keys: &str, game: &Game<ChessRules>) -> Result<Check, EngineError> {
+        let expected = program_board(game.position(), game.turn());
+        Ok(if self.read_board()? == expected {
+            Check::Shows
+        } else {
+            Check::Differs(format!("the program played {keys} differently"))
+        })
+    }
+
+    /// All 64 squares and the side-to-move cell, then MPSCAN called as
+    /// DRIVER calls it. Instead of a typed move, FRAMES first moves on by a
+    /// seeded "person thinking" time, as it would have while a move was
+    /// typed; over a typed move (the program applied it its own way) the
+    /// true position is put in front of it at once.
+    fn inject(&mut self, game: &Game<ChessRules>, why: Injecting) -> Result<(), EngineError> {
+        if why == Injecting::Instead {
+            self.zx.person_thinks();
+        }
+        self.inject_board(&program_board(game.position(), game.turn()));
+        Ok(())
+    }
+
+    /// MPSCAN from the position on the screen, counting PMOVE's calls.
+    fn run_to_reply(&mut self, game: &Game<ChessRules>, budget: u64) -> Stop {
+        self.before = program_board(game.position(), game.turn());
         // MOVE runs thousands of times a search and each watched visit
         // stops the CPU: count it only for the debug log.
         if log::log_enabled!(log::Level::Debug) {
@@ -396,16 +461,37 @@ impl OneKZxChess {
             self.zx.take_samples();
             self.zx.probe(SCORE_CMP, read_points);
         }
-        let stop = self.zx.run(budget);
-        let tstates = self.zx.busy_tstates() - t0;
+        self.zx.run(budget)
+    }
+
+    /// The candidates the probe at [`SCORE_CMP`] saw, ranked as SCORE ranks
+    /// them; the probe is removed.
+    fn thoughts(&mut self, game: &Game<ChessRules>, _stop: Stop) -> Option<Candidates> {
+        if !self.collect {
+            return None;
+        }
+        let (engine, shift) = (game.turn(), king_shift(&self.before));
+        self.zx.unprobe();
+        let weighed = self
+            .zx
+            .take_samples()
+            .iter()
+            .zip(1..)
+            .filter_map(|(sample, seq)| candidate(sample, seq, engine, shift))
+            .collect();
+        Some(Thoughts::rank(weighed, Ties::KeepsLast, TIE_BREAK))
+    }
+
+    /// Back at the key wait: the move off the screen. The self-jump at
+    /// [`DEAD_END`]: no move.
+    fn read_reply(&mut self, game: &Game<ChessRules>, stop: Stop) -> Result<Read<UciMove>, EngineError> {
+        let engine = game.turn();
+        let shift = king_shift(&self.before);
         let nodes = self.zx.hits(0);
-        let authentic = authentic_time(tstates, self.zx.frames_mode());
-        let shift = king_shift(before);
-        let thoughts = self.collect.then(|| self.thoughts(engine, shift));
         let played = match stop {
             Stop::WaitingForKey => {
                 let after = self.read_board()?;
-                Played::Move(board_move(before, &after, engine)?)
+                Played::Move(board_move(&self.before, &after, engine)?)
             }
             Stop::Stuck { pc: DEAD_END } => Played::DeadEnd,
             other => Played::Hung(Hang::from_stop(other)),
@@ -415,119 +501,24 @@ impl OneKZxChess {
             _ => None,
         };
         debug!(
-            "1K ZX Chess: {played:?} in {tstates} T-states, {nodes} moves evaluated, {} move generations",
+            "1K ZX Chess: {played:?}, {nodes} moves evaluated, {} move generations",
             self.zx.hits(1)
         );
-        Ok(Reply {
+        Ok(Read {
             played,
             score,
-            thoughts,
             nodes,
-            tstates,
-            authentic,
-            path,
+            intact: true,
         })
     }
 
-    /// The candidates the probe at [`SCORE_CMP`] saw, ranked as SCORE ranks
-    /// them; the probe is removed.
-    fn thoughts(&mut self, engine: Color, shift: i32) -> Candidates {
-        self.zx.unprobe();
-        let weighed = self
-            .zx
-            .take_samples()
-            .iter()
-            .zip(1..)
-            .filter_map(|(sample, seq)| candidate(sample, seq, engine, shift))
-            .collect();
-        Thoughts::rank(weighed, Ties::KeepsLast, TIE_BREAK)
-    }
-}
-
-impl OneKZxChess {
-    /// Boots the machine afresh with `seed`, as loaded from tape.
-    fn reboot(&mut self, seed: u64) -> Result<(), EngineError> {
-        self.zx = boot(&self.tape, self.variant, &self.options, seed)?;
-        self.track = Some(self.tape_track());
-        Ok(())
-    }
-}
-
-impl Engine<ChessRules> for OneKZxChess {
-    fn info(&self) -> &'static EngineInfo {
-        &self.variant.info
-    }
-
-    fn new_game(&mut self) -> Result<(), EngineError> {
-        self.reboot(self.options.seed)
-    }
-
-    fn play(&mut self, game: &Game<ChessRules>, budget: u64) -> Result<Reply, EngineError> {
-        let (root, moves) = (game.root(), game.moves());
-        let budget = budget.min(self.options.budget);
-        let target = game.position().clone();
-        let engine = target.turn();
-        if *root == Chess::default() && moves.is_empty() && !think_first_move(&self.options) {
-            // The tape's board already shows the program's first move.
-            self.reboot(tape_game_seed(self.options.seed))?;
-            let first = first_move(self.variant, root);
-            return Ok(Reply {
-                played: Played::Move(UciMove::from_standard(first)),
-                score: None,
-                thoughts: None,
-                nodes: 0,
-                tstates: 0,
-                authentic: Duration::ZERO,
-                path: InputPath::Tape,
-            });
-        }
-        let expected = program_board(&target, engine);
-        let path = match self.try_typing(root, moves, budget) {
-            Ok(keys) => {
-                let seen = self.read_board()?;
-                if seen == expected {
-                    InputPath::Typed(keys)
-                } else {
-                    // The program applied the move its own way; put the true
-                    // position in front of it and let MPSCAN run as called.
-                    self.inject(&expected);
-                    InputPath::Injected(format!("the program played {keys} differently"))
-                }
-            }
-            Err(why) => {
-                self.zx.person_thinks();
-                self.inject(&expected);
-                InputPath::Injected(why)
-            }
-        };
-        info!("1K ZX Chess: {path}");
-        let reply = self.think(&expected, engine, path, budget)?;
-        self.track = match &reply.played {
-            Played::Move(uci) => uci.to_move(&target).ok().map(|m| {
-                let mut moves = moves.to_vec();
-                moves.push(m);
-                Track {
-                    root: root.clone(),
-                    moves,
-                    engine,
-                }
-            }),
-            _ => None,
-        };
-        Ok(reply)
-    }
-
-    fn collect_candidates(&mut self, on: bool) -> bool {
+    fn set_collect(&mut self, on: bool) -> bool {
         self.collect = on;
         true
     }
 
-    fn screen(&mut self) -> Option<TextScreen> {
-        Some(self.zx.screen())
-    }
-
     fn raw_rate(&mut self, pos: &Chess) -> Option<RateSample> {
-        self.setup_search(pos);
+        self.inject_board(&program_board(pos, pos.turn()));
         let start = std::time::Instant::now();
         let t0 = self.zx.busy_tstates();
         let stop = self.zx.run(self.options.budget);
@@ -536,9 +527,8 @@ impl Engine<ChessRules> for OneKZxChess {
         if stop != Stop::WaitingForKey {
             return None;
         }
-        self.setup_search(pos);
+        self.inject_board(&program_board(pos, pos.turn()));
         let (bare_tstates, bare_time) = self.zx.bare_run(u64::MAX);
-        self.track = None;
         Some(RateSample {
             harness_tstates,
             harness_time,
@@ -755,15 +745,6 @@ fn board_move(before: &Board, after: &Board, engine: Color) -> Result<UciMove, E
                 .join(" ")
         ))),
     }
-}
-
-/// Wall-clock time on the original machine for `tstates` of program time.
-pub fn authentic_time(tstates: u64, mode: FramesMode) -> Duration {
-    let per_second = match mode {
-        FramesMode::Slow => zx81::USER_TSTATES_PER_FRAME * zx81::FRAMES_PER_SECOND,
-        FramesMode::Fast => zx81::CLOCK_HZ,
-    };
-    Duration::from_secs_f64(tstates as f64 / per_second as f64)
 }
 
 #[cfg(test)]

@@ -25,10 +25,13 @@ use crate::rules::chess::ChessRules;
 use crate::rules::draughts::Draughts;
 pub use session::{Action, Input, Job, Settings};
 
-/// Which protocol to speak.
+/// The three protocols, one enum for both sides of them: which one a front
+/// end speaks (`retrochess uci|xboard|hub`) and which one an external
+/// engine of the match runner speaks (`proto=uci|xboard|hub`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Protocol {
     Uci,
+    /// CECP, the xboard/WinBoard protocol (version 2).
     Xboard,
     Hub,
 }
@@ -53,11 +56,36 @@ impl Protocol {
         }
     }
 
-    fn name(self) -> &'static str {
+    /// Its name in prose (`UCI`, `CECP`, `Hub`).
+    pub fn name(self) -> &'static str {
         match self {
             Protocol::Uci => "UCI",
             Protocol::Xboard => "CECP",
             Protocol::Hub => "Hub",
+        }
+    }
+
+    /// The name an external engine's `proto=` takes (`uci`, `xboard`,
+    /// `hub`).
+    pub fn spec_name(self) -> &'static str {
+        match self {
+            Protocol::Uci => "uci",
+            Protocol::Xboard => "xboard",
+            Protocol::Hub => "hub",
+        }
+    }
+}
+
+/// `proto=`: `uci`, `xboard` or `cecp`, `hub`.
+impl std::str::FromStr for Protocol {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Protocol, String> {
+        match s {
+            "uci" => Ok(Protocol::Uci),
+            "xboard" | "cecp" => Ok(Protocol::Xboard),
+            "hub" => Ok(Protocol::Hub),
+            other => Err(format!("unknown protocol {other:?}: uci, xboard or hub")),
         }
     }
 }

@@ -17,6 +17,7 @@ use std::fmt;
 use std::panic::{self, AssertUnwindSafe};
 use std::time::Duration;
 
+use crate::arbiter::Judgement;
 use crate::engines::{
     self, Candidate, Catalogue, Engine, EngineError, EngineInfo, EngineOptions, Entry, InputPath,
     OptionKind, OptionSpec, Played, Reply, Thoughts,
@@ -572,43 +573,23 @@ pub struct Judged<R: Rules> {
     pub problem: Option<String>,
 }
 
-/// Judges a reply in `pos` under `policy`.
+/// Judges a reply in `pos` ([`Judgement::of`]) and applies `policy`.
 pub fn judge_reply<R: Rules>(
     rules: &R,
     pos: &R::Position,
     played: &Played<R::Wire>,
     policy: IllegalPolicy,
 ) -> Judged<R> {
-    let problem = |text: String| Judged {
-        send: None,
-        legal: None,
-        problem: Some(text),
+    let judgement = Judgement::of(rules, pos, played);
+    let send = match &judgement {
+        Judgement::Legal(_, wire) => Some(wire.clone()),
+        Judgement::Illegal(wire, _) => (policy == IllegalPolicy::Play).then(|| wire.clone()),
+        _ => None,
     };
-    match played {
-        Played::Move(wire) => match rules.judge(pos, wire) {
-            Verdict::Legal(m) => Judged {
-                send: Some(wire.clone()),
-                legal: Some(m),
-                problem: None,
-            },
-            Verdict::Illegal(wire, why) => Judged {
-                send: (policy == IllegalPolicy::Play).then(|| wire.clone()),
-                legal: None,
-                problem: Some(format!("illegal move {wire}: {why}")),
-            },
-        },
-        Played::DeadEnd => {
-            let n = rules.legal_moves(pos).len();
-            let (noun, verb) = if n == 1 {
-                ("move", "exists")
-            } else {
-                ("moves", "exist")
-            };
-            problem(format!(
-                "the program found no move and stopped (its dead end), though {n} legal {noun} {verb}"
-            ))
-        }
-        Played::Hung(hang) => problem(format!("the program did not come back: {hang}")),
+    Judged {
+        send,
+        legal: judgement.legal().cloned(),
+        problem: judgement.problem(),
     }
 }
 

@@ -22,6 +22,7 @@ pub mod player;
 pub mod record;
 mod referee;
 pub mod stats;
+pub mod turn;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -36,9 +37,10 @@ use clock::TimeControl;
 use external::Launch;
 use openings::Opening;
 use pgnfile::PgnFile;
-use player::{Player, PlayerSpec};
+use player::PlayerSpec;
 use record::GameRecord;
 use stats::Wdl;
+use turn::Player;
 
 /// What the runner needs of a game beyond its rules and engines: its record
 /// format and its external engines.
@@ -144,6 +146,9 @@ pub struct MatchConfig<R: MatchGame> {
     pub engine_options: EngineOptions,
     /// How long an external engine may take to start.
     pub startup: Duration,
+    /// Keep what each retro engine's move cost as a comment on it
+    /// ([`record::MoveNote`]; `match --no-comments` leaves them out).
+    pub comments: bool,
 }
 
 /// One scheduled game.

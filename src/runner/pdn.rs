@@ -12,8 +12,8 @@
 use super::MatchGame;
 use super::external::{self, Launch};
 use super::openings::Opening;
-use super::player::Player;
 use super::record::GameRecord;
+use super::turn::Player;
 use crate::rules::draughts::{Draughts, pdn};
 use crate::rules::{Game, Rules};
 

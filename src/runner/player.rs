@@ -7,9 +7,12 @@ use std::time::Duration;
 
 use super::MatchGame;
 use super::clock::MatchClock;
-use super::external::{Launch, Proto};
+use super::external::Launch;
+use super::record::MoveNote;
+pub use super::turn::{Player, Turn};
 use crate::engines::{self, Engine, EngineOptions, Played};
 use crate::machine::SplitMix64;
+use crate::protocol::Protocol;
 use crate::rules::{Game, HangKind, Rules};
 
 /// Who plays, as given on the command line.
@@ -32,7 +35,7 @@ pub enum PlayerSpec {
         name: String,
         cmd: String,
         args: Vec<String>,
-        proto: Proto,
+        proto: Protocol,
         options: Vec<(String, String)>,
         /// `nodes=N`: every move searched with `go nodes N` instead of the
         /// clocks (UCI only).
@@ -103,16 +106,7 @@ fn parse_plain(s: &str, parts: &[&str]) -> Result<PlayerSpec, String> {
         };
         match key {
             "cmd" => cmd = Some(filled("cmd=")?),
-            "proto" => {
-                proto = Some(match value {
-                    "uci" => Proto::Uci,
-                    "xboard" | "cecp" => Proto::Xboard,
-                    "hub" => Proto::Hub,
-                    other => {
-                        return Err(format!("unknown protocol {other:?}: uci, xboard or hub"));
-                    }
-                })
-            }
+            "proto" => proto = Some(value.parse::<Protocol>()?),
             "name" => name = Some(filled("name=")?),
             "nodes" => {
                 nodes = Some(
@@ -135,7 +129,7 @@ fn parse_plain(s: &str, parts: &[&str]) -> Result<PlayerSpec, String> {
     }
     let cmd = cmd.ok_or("an external engine needs cmd=")?;
     let proto = proto.ok_or("an external engine needs proto=uci, proto=xboard or proto=hub")?;
-    if nodes.is_some() && proto != Proto::Uci {
+    if nodes.is_some() && proto != Protocol::Uci {
         return Err(format!(
             "nodes= is for UCI engines (go nodes N), not proto={}",
             proto.name()
@@ -323,37 +317,6 @@ impl PlayerSpec {
 /// Mixed into a diluted player's seed for its own random stream.
 const DILUTION_STREAM: u64 = 0xD11u64 << 40;
 
-/// What a player did on its turn.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Turn<W> {
-    /// A move (not yet judged), with what it cost where known.
-    Move {
-        wire: W,
-        authentic: Option<Duration>,
-        comment: Option<String>,
-    },
-    /// The player gave up (an external engine's `resign`).
-    Resign(String),
-    /// A retro program found no move and stopped.
-    DeadEnd(String),
-    /// A retro program did not come back.
-    Hung(HangKind, String),
-    /// An external engine's process ended.
-    Disconnected(String),
-    /// An external engine said nothing in time.
-    Stalled(String),
-    /// An external engine broke its protocol (a line past the length bound).
-    ProtocolFault(String),
-}
-
-/// One side of one game.
-pub trait Player<R: Rules>: Send {
-    /// The move in the position `game` has reached.
-    fn go(&mut self, game: &Game<R>, clock: &MatchClock, other: &MatchClock) -> Turn<R::Wire>;
-    /// Ends the game (external engines are told, and stopped).
-    fn finish(&mut self) {}
-}
-
 struct Retro<R: Rules> {
     engine: Box<dyn Engine<R>>,
     budget: u64,
@@ -367,7 +330,12 @@ impl<R: Rules> Player<R> for Retro<R> {
                 Played::Move(wire) => Turn::Move {
                     wire,
                     authentic: Some(reply.authentic),
-                    comment: None,
+                    comment: Some(MoveNote {
+                        score: reply.score,
+                        authentic: reply.authentic,
+                        nodes: reply.nodes,
+                        path: reply.path,
+                    }),
                 },
                 Played::DeadEnd => Turn::DeadEnd(format!("{name} found no move and stopped")),
                 Played::Hung(hang) => Turn::Hung(hang.kind, format!("{name} hung: {hang}")),
@@ -412,7 +380,7 @@ impl<R: Rules> Player<R> for Diluted<R> {
                 return Turn::Move {
                     wire: game.rules().wire(game.position(), m),
                     authentic: None,
-                    comment: Some("diluted: a random move".to_string()),
+                    comment: None,
                 };
             }
         }
@@ -464,7 +432,7 @@ mod tests {
                 name: "stockfish".into(),
                 cmd: "/usr/games/stockfish".into(),
                 args: vec![],
-                proto: Proto::Uci,
+                proto: Protocol::Uci,
                 options: vec![("Skill Level".into(), "0".into())],
                 nodes: None,
             }

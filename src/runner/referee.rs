@@ -6,10 +6,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::clock::{MatchClock, TimeControl};
-use super::player::{Player, Turn};
 use super::record::GameRecord;
+use super::turn::{Player, Turn};
 use super::{DEFAULT_EXTERNAL_TC, IllegalRule, MatchConfig, MatchGame, Pairing, player_names};
-use crate::rules::{Color, EndReason, Game, GameResult, Termination, Verdict};
+use crate::arbiter::Judgement;
+use crate::rules::{Color, EndReason, Game, GameResult, Termination};
 
 /// Illegal moves in a row after which `--illegal continue` forfeits.
 const STRIKES: usize = 3;
@@ -206,7 +207,10 @@ impl<'a, R: MatchGame> Table<'a, R> {
         }
         let side = self.game.turn();
         let (reason, text) = match turn {
-            Turn::Move { wire, .. } => return self.judge(side, wire),
+            Turn::Move { wire, comment, .. } => {
+                let comment = comment.filter(|_| self.config.comments);
+                return self.judge(side, wire, comment.map(|c| c.to_string()));
+            }
             Turn::Resign(why) => (
                 EndReason::Resignation,
                 format!("{} resigns: {why}", self.name(side)),
@@ -225,16 +229,17 @@ impl<'a, R: MatchGame> Table<'a, R> {
 
     /// Plays a legal move; flags an illegal one, which forfeits the game or,
     /// under `--illegal continue`, is not played and asked again.
-    fn judge(&mut self, side: Color, wire: R::Wire) {
-        let verdict = self.game.rules().judge(self.game.position(), &wire);
-        let (wire, why) = match verdict {
-            Verdict::Legal(m) => {
+    fn judge(&mut self, side: Color, wire: R::Wire, comment: Option<String>) {
+        let (wire, why) = match Judgement::of_move(self.game.rules(), self.game.position(), &wire) {
+            Judgement::Legal(m, _) => {
                 self.strikes = 0;
                 self.game.push(m.clone());
-                self.record.moves.push((m, None));
+                self.record.moves.push((m, comment));
                 return;
             }
-            Verdict::Illegal(wire, why) => (wire, why),
+            Judgement::Illegal(wire, why) => (wire, why),
+            // A move is judged legal or illegal, nothing else.
+            Judgement::DeadEnd { .. } | Judgement::Hung(_) => return,
         };
         let kind = self.game.rules().illegal_kind(&why);
         self.record.illegal.push((side, wire.to_string(), kind));

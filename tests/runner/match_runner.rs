@@ -132,6 +132,75 @@ fn default_match_plays_20_games_with_valid_pgn_and_standings() {
     }
 }
 
+/// The comments of a PGN text, in order.
+fn comments(pgn: &str) -> Vec<String> {
+    let flat = pgn.replace('\n', " ");
+    flat.split('{')
+        .skip(1)
+        .filter_map(|c| c.split_once('}').map(|(c, _)| c.to_string()))
+        .collect()
+}
+
+/// Whether `c` is a move comment as `runner::record` documents it:
+/// `[+-]P.PP T.Ts, N nodes, tape|typed KEYS|injected|native`.
+fn is_move_note(c: &str) -> bool {
+    let c = match c.split_once(' ') {
+        Some((score, rest)) if score.starts_with(['+', '-']) => {
+            if score[1..].parse::<f64>().is_err() || !score.contains('.') {
+                return false;
+            }
+            rest
+        }
+        _ => c,
+    };
+    let parts: Vec<&str> = c.split(", ").collect();
+    let [time, nodes, path] = parts[..] else {
+        return false;
+    };
+    time.strip_suffix('s')
+        .is_some_and(|t| t.parse::<f64>().is_ok())
+        && nodes
+            .strip_suffix(" nodes")
+            .is_some_and(|n| n.parse::<u64>().is_ok())
+        && (["tape", "injected", "native"].contains(&path) || path.starts_with("typed "))
+}
+
+#[test]
+fn each_retro_move_keeps_its_cost_as_a_comment_and_no_comments_leaves_them_out() {
+    let with = temp("comments.pgn");
+    let without = temp("no-comments.pgn");
+    for (p, extra) in [(&with, None), (&without, Some("--no-comments"))] {
+        let mut args = vec!["--games", "2", "--seed", "3", "--pgn", p.to_str().unwrap()];
+        args.extend(extra);
+        let (ok, _, err) = run_match(&args);
+        assert!(ok, "{err}");
+    }
+    // The same games, read by python-chess with the comments and without.
+    assert_eq!(python_check(&with), python_check(&without));
+    let text = std::fs::read_to_string(&with).unwrap();
+    let plain = std::fs::read_to_string(&without).unwrap();
+    let games = read_pgn(&text).unwrap();
+    let plies: usize = games.iter().map(|g| g.moves.len()).sum();
+    let notes = comments(&text);
+    let moves: Vec<&String> = notes.iter().filter(|c| is_move_note(c)).collect();
+    // Both players are retro engines: every move played by them, not the
+    // opening's, has its note; the rest are the endings' reasons.
+    let endings = comments(&plain);
+    assert_eq!(endings.len(), games.len(), "{plain}");
+    assert!(!endings.iter().any(|c| is_move_note(c)), "{plain}");
+    assert_eq!(moves.len() + endings.len(), notes.len(), "{notes:?}");
+    assert!(
+        moves.len() + 10 * games.len() >= plies && moves.len() < plies,
+        "{} notes for {plies} plies: {text}",
+        moves.len()
+    );
+    assert!(
+        moves.iter().any(|c| c.contains(" nodes, typed ")),
+        "{moves:?}"
+    );
+    assert!(moves.iter().any(|c| c.starts_with(['+', '-'])), "{moves:?}");
+}
+
 #[test]
 fn same_seed_same_pgn_and_other_seeds_differ() {
     let a = temp("a.pgn");

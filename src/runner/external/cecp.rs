@@ -18,7 +18,7 @@ use super::{MOVETIME_WITHOUT_CLOCK, move_limit};
 use crate::rules::Game;
 use crate::rules::chess::ChessRules;
 use crate::runner::clock::{MatchClock, TimeControl};
-use crate::runner::player::{Player, Turn};
+use crate::runner::turn::{Player, Turn};
 
 /// How long a CECP engine may take to say `feature done=1`.
 const FEATURE_WAIT: Duration = Duration::from_secs(2);
@@ -197,7 +197,7 @@ impl Player<ChessRules> for CecpClient {
             self.t.send("force");
         }
         if !self.send_moves(moves) {
-            return self.t.disconnected();
+            return self.t.disconnected().into();
         }
         let cs = |d: Option<Duration>| d.map_or(100_000, |d| d.as_millis() / 10);
         self.t.send(&format!("time {}", cs(clock.left)));
@@ -222,7 +222,7 @@ impl Player<ChessRules> for CecpClient {
                 self.read_move(&mv, root, moves)
             }
             Ok(Err(why)) => Turn::Resign(why),
-            Err(w) => self.t.lost(w, clock),
+            Err(w) => self.t.lost(w, clock).into(),
         }
     }
 

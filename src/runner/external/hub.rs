@@ -25,7 +25,7 @@ use crate::rules::draughts::hub::pydraughts_position;
 use crate::rules::draughts::hub_line::{NO_MOVE, split, value};
 use crate::rules::draughts::{Draughts, HubMove, PdnMove};
 use crate::runner::clock::MatchClock;
-use crate::runner::player::{Player, Turn};
+use crate::runner::turn::{Player, Turn};
 
 /// An external engine speaking Hub.
 pub struct HubClient {
@@ -189,7 +189,7 @@ impl Player<Draughts> for HubClient {
             self.t.send("new-game");
         }
         if !self.t.send(&Self::position(game)) {
-            return self.t.disconnected();
+            return self.t.disconnected().into();
         }
         self.t.send(&Self::level(clock));
         self.t.send("go think");
@@ -198,7 +198,7 @@ impl Player<Draughts> for HubClient {
             Ok(Answer::Error(message)) => {
                 Turn::Resign(format!("{} refused our input: {message}", self.t.name()))
             }
-            Err(w) => self.t.lost(w, clock),
+            Err(w) => self.t.lost(w, clock).into(),
         }
     }
 

@@ -17,38 +17,12 @@ pub mod uci;
 use std::time::Duration;
 
 use super::clock::MatchClock;
-use super::player::Player;
-use crate::engines::GameKind;
+use super::turn::Player;
 use crate::rules::chess::ChessRules;
 use crate::rules::draughts::Draughts;
 pub use transport::{MAX_LINE, Transport};
 
-/// The protocol an external engine speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Proto {
-    Uci,
-    Xboard,
-    Hub,
-}
-
-impl Proto {
-    /// The game the protocol is for.
-    pub fn game(self) -> GameKind {
-        match self {
-            Proto::Uci | Proto::Xboard => GameKind::Chess,
-            Proto::Hub => GameKind::Draughts,
-        }
-    }
-
-    /// The name `proto=` takes.
-    pub fn name(self) -> &'static str {
-        match self {
-            Proto::Uci => "uci",
-            Proto::Xboard => "xboard",
-            Proto::Hub => "hub",
-        }
-    }
-}
+use crate::protocol::Protocol;
 
 /// Extra time past an engine's clock before it is called stalled.
 const GRACE: Duration = Duration::from_millis(1500);
@@ -68,7 +42,7 @@ pub struct Launch<'a> {
     pub name: &'a str,
     pub cmd: &'a str,
     pub args: &'a [String],
-    pub proto: Proto,
+    pub proto: Protocol,
     pub options: &'a [(String, String)],
     /// How long the handshake may take.
     pub startup: Duration,
@@ -85,11 +59,11 @@ pub fn start_chess(launch: &Launch) -> Result<Box<dyn Player<ChessRules>>, Strin
         options, startup, ..
     } = *launch;
     Ok(match launch.proto {
-        Proto::Uci => Box::new(
+        Protocol::Uci => Box::new(
             uci::UciClient::start(spawn(launch)?, options, startup)?.with_nodes(launch.nodes),
         ),
-        Proto::Xboard => Box::new(cecp::CecpClient::start(spawn(launch)?, options, startup)?),
-        Proto::Hub => return Err(wrong_game(launch.proto, "chess", "uci or xboard")),
+        Protocol::Xboard => Box::new(cecp::CecpClient::start(spawn(launch)?, options, startup)?),
+        Protocol::Hub => return Err(wrong_game(launch.proto, "chess", "uci or xboard")),
     })
 }
 
@@ -103,7 +77,7 @@ pub fn start_draughts(
     rules: Draughts,
 ) -> Result<Box<dyn Player<Draughts>>, String> {
     match launch.proto {
-        Proto::Hub => Ok(Box::new(hub::HubClient::start(
+        Protocol::Hub => Ok(Box::new(hub::HubClient::start(
             spawn(launch)?,
             rules,
             launch.options,
@@ -117,9 +91,9 @@ fn spawn(launch: &Launch) -> Result<Transport, String> {
     Transport::spawn(launch.name, launch.cmd, launch.args)
 }
 
-fn wrong_game(proto: Proto, game: &str, protos: &str) -> String {
+fn wrong_game(proto: Protocol, game: &str, protos: &str) -> String {
     format!(
         "proto={} is not a {game} protocol: {game} engines speak {protos}",
-        proto.name()
+        proto.spec_name()
     )
 }

@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use log::{debug, warn};
 
 use crate::runner::clock::MatchClock;
-use crate::runner::player::Turn;
+use crate::runner::turn::Lost;
 
 /// The longest line an engine may send, newline excluded. Protocol lines
 /// are short (a long `info ... pv` is a few kilobytes); past this the
@@ -134,13 +134,13 @@ impl Transport {
         }
     }
 
-    /// The turn a failed wait for a move means: the engine disconnected,
+    /// What a failed wait for a move says of the process: it disconnected,
     /// broke the protocol, or stalled past its clock.
-    pub(super) fn lost<W>(&self, w: Wait, clock: &MatchClock) -> Turn<W> {
+    pub(super) fn lost(&self, w: Wait, clock: &MatchClock) -> Lost {
         match w {
             Wait::Closed => self.disconnected(),
-            Wait::Fault(why) => Turn::ProtocolFault(why),
-            Wait::Timeout => Turn::Stalled(match clock.left {
+            Wait::Fault(why) => Lost::Fault(why),
+            Wait::Timeout => Lost::Stalled(match clock.left {
                 Some(left) => format!(
                     "{} stalls: no move within its {:.2} s left",
                     self.name,
@@ -151,9 +151,9 @@ impl Transport {
         }
     }
 
-    /// The turn of an engine whose stdin is gone.
-    pub(super) fn disconnected<W>(&self) -> Turn<W> {
-        Turn::Disconnected(format!("{} disconnects", self.name))
+    /// An engine whose stdin is gone.
+    pub(super) fn disconnected(&self) -> Lost {
+        Lost::Disconnected(format!("{} disconnects", self.name))
     }
 
     /// Sends `quit`, and kills the process if it has not ended soon after.

@@ -16,7 +16,7 @@ use super::{MOVETIME_WITHOUT_CLOCK, move_limit};
 use crate::rules::Game;
 use crate::rules::chess::ChessRules;
 use crate::runner::clock::MatchClock;
-use crate::runner::player::{Player, Turn};
+use crate::runner::turn::{Player, Turn};
 
 /// An external engine speaking UCI.
 pub struct UciClient {
@@ -134,11 +134,11 @@ impl Player<ChessRules> for UciClient {
                 .t
                 .wait_for(Duration::from_secs(10), |l| (l == "readyok").then_some(()))
             {
-                return self.t.lost(w, clock);
+                return self.t.lost(w, clock).into();
             }
         }
         if !self.t.send(&Self::position(game.root(), game.moves())) {
-            return self.t.disconnected();
+            return self.t.disconnected().into();
         }
         let go = match self.nodes {
             Some(n) => format!("go nodes {n}"),
@@ -153,7 +153,7 @@ impl Player<ChessRules> for UciClient {
             });
         match answer {
             Ok(best) => self.best(best),
-            Err(w) => self.t.lost(w, clock),
+            Err(w) => self.t.lost(w, clock).into(),
         }
     }
 
