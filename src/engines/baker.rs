@@ -432,7 +432,11 @@ impl Program for Baker {
             .then(|| self.take_thoughts(game.position().turn(), moved))
     }
 
-    fn read_reply(&mut self, game: &Game<Draughts>, stop: Stop) -> Result<Read<PdnMove>, EngineError> {
+    fn read_reply(
+        &mut self,
+        game: &Game<Draughts>,
+        stop: Stop,
+    ) -> Result<Read<PdnMove>, EngineError> {
         let engine = game.position().turn();
         let nodes = self.zx.hits(0);
         let (played, score) = match stop {

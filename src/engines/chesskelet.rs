@@ -97,9 +97,9 @@ use shakmaty::{Chess, Color, File, Position, Rank, Role, Square};
 use super::driver::{Check, Driver, Injecting, Program, Read, TakenIn, Track};
 use super::{Candidate, EngineError, EngineInfo, EngineOptions, Hang, Played, Thoughts, Ties};
 use crate::machine::spectrum::{self, Spectrum48};
+use crate::machine::{Core, MachineError, Memory, Regs, Stop};
 use crate::rules::Game;
 use crate::rules::chess::ChessRules;
-use crate::machine::{Core, MachineError, Memory, Regs, Stop};
 
 /// The full-featured build (feamod=1, gramod=1), see tapes/CHESSKELET.md.
 pub const TAPE_FULL: &[u8] = include_bytes!("../../tapes/chesskelet.tap");
@@ -705,7 +705,11 @@ impl Skeleton {
     /// long-castling test also fires for a queen stepping up-left; see
     /// tapes/CHESSKELET.md): then the chosen move is accepted if the screen
     /// shows it — origin emptied, the piece on the target.
-    fn read_move(&mut self, choice: &Choice, engine: Color) -> Result<(UciMove, bool), EngineError> {
+    fn read_move(
+        &mut self,
+        choice: &Choice,
+        engine: Color,
+    ) -> Result<(UciMove, bool), EngineError> {
         let person = !engine;
         let shown_before = &self.shown_before;
         let after = self.session.printed();
@@ -793,7 +797,11 @@ impl Program for Skeleton {
     /// Four keys in the person's orientation (rotated when the person plays
     /// Black); `s` to hand the first move to the computer (full build).
     /// Not when the stack has no room for another move cycle.
-    fn keys(&mut self, track: Option<&Track<ChessRules>>, game: &Game<ChessRules>) -> Result<String, String> {
+    fn keys(
+        &mut self,
+        track: Option<&Track<ChessRules>>,
+        game: &Game<ChessRules>,
+    ) -> Result<String, String> {
         // What an unfinished reply left on this machine is not this search.
         drop(self.session.evaluations());
         self.reached = None;
@@ -912,7 +920,11 @@ impl Program for Skeleton {
 
     /// No choice reached: a hang. No candidate: the program's own end of a
     /// game. Back at the key wait: the move off the printed board.
-    fn read_reply(&mut self, game: &Game<ChessRules>, stop: Stop) -> Result<Read<UciMove>, EngineError> {
+    fn read_reply(
+        &mut self,
+        game: &Game<ChessRules>,
+        stop: Stop,
+    ) -> Result<Read<UciMove>, EngineError> {
         let hung = |stop| Read::played(Played::Hung(Hang::from_stop(stop)), 0);
         let Some(choice) = self.reached else {
             return Ok(hung(stop));

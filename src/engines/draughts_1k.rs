@@ -402,7 +402,11 @@ impl Program for Routine {
         })
     }
 
-    fn read_reply(&mut self, game: &Game<Draughts>, stop: Stop) -> Result<Read<PdnMove>, EngineError> {
+    fn read_reply(
+        &mut self,
+        game: &Game<Draughts>,
+        stop: Stop,
+    ) -> Result<Read<PdnMove>, EngineError> {
         let side = game.position().turn();
         let nodes = self.zx.hits(0);
         let played = match stop {

@@ -408,7 +408,10 @@ impl<P: Program> Engine<P::Rules> for Driver<P> {
         }
         let stop = self.program.run_to_reply(game, budget);
         let thoughts = self.program.thoughts(game, stop);
-        let read = self.program.read_reply(game, stop).inspect_err(|_| self.track = None)?;
+        let read = self
+            .program
+            .read_reply(game, stop)
+            .inspect_err(|_| self.track = None)?;
         let tstates = spent.now(self.program.host());
         if read.intact {
             self.follow(game, &read.played);

@@ -15,8 +15,8 @@
 
 pub mod baker;
 pub mod chesskelet;
-pub mod driver;
 pub mod draughts_1k;
+pub mod driver;
 pub mod onek;
 pub mod samuel_f8;
 

@@ -387,7 +387,11 @@ impl Program for OneK {
     /// Row digit then column letter, origin then destination, in the
     /// program's (mirrored, for Black) squares. Castling, en passant and
     /// under-promotion are unknown to the program.
-    fn keys(&mut self, track: Option<&Track<ChessRules>>, game: &Game<ChessRules>) -> Result<String, String> {
+    fn keys(
+        &mut self,
+        track: Option<&Track<ChessRules>>,
+        game: &Game<ChessRules>,
+    ) -> Result<String, String> {
         let Some(track) = track else {
             return Err("no game on the machine".into());
         };
@@ -484,7 +488,11 @@ impl Program for OneK {
 
     /// Back at the key wait: the move off the screen. The self-jump at
     /// [`DEAD_END`]: no move.
-    fn read_reply(&mut self, game: &Game<ChessRules>, stop: Stop) -> Result<Read<UciMove>, EngineError> {
+    fn read_reply(
+        &mut self,
+        game: &Game<ChessRules>,
+        stop: Stop,
+    ) -> Result<Read<UciMove>, EngineError> {
         let engine = game.turn();
         let shift = king_shift(&self.before);
         let nodes = self.zx.hits(0);

@@ -157,6 +157,10 @@ pub fn rate(n: usize, games: &[RatedGame], options: &RateOptions) -> Ratings {
         f
     };
     let full = fitted(&pairs, None);
+    // Resampled in a canonical order: the same games, in whatever files and
+    // order, give the same intervals.
+    let mut games = games.to_vec();
+    games.sort_by_key(|g| (g.white, g.black, g.result as u8));
     let mut rng = SplitMix64::new(options.seed);
     let samples: Vec<Vec<f64>> = match games.is_empty() {
         true => Vec::new(),

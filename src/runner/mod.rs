@@ -21,6 +21,7 @@ pub mod pgnfile;
 pub mod player;
 pub mod record;
 mod referee;
+pub mod shard;
 pub mod stats;
 pub mod turn;
 
@@ -149,12 +150,16 @@ pub struct MatchConfig<R: MatchGame> {
     /// Keep what each retro engine's move cost as a comment on it
     /// ([`record::MoveNote`]; `match --no-comments` leaves them out).
     pub comments: bool,
+    /// The part of the schedule to play (default: all of it).
+    pub shard: shard::Shard,
 }
 
 /// One scheduled game.
 #[derive(Clone, Debug)]
 struct Pairing {
     number: usize,
+    /// Its place among the games this run plays (its shard's), from 0.
+    slot: usize,
     round: usize,
     white: usize,
     black: usize,
@@ -243,6 +248,7 @@ impl Schedule {
         let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
         Some(Pairing {
             number: i + 1,
+            slot: i,
             round: round + 1,
             white,
             black,
@@ -298,7 +304,7 @@ pub fn run<R: MatchGame>(
         config.rounds,
         config.openings.len(),
     )?;
-    let total = schedule.total;
+    let total = config.shard.games(schedule.total);
     let mut standings: Vec<Standing> = player_names(&config.players)
         .into_iter()
         .map(|name| Standing {
@@ -324,7 +330,7 @@ pub fn run<R: MatchGame>(
         tally(&mut standings, &p, &record, times);
         games += 1;
         if let Some(out) = pgn.as_deref_mut()
-            && let Err(e) = out.add(p.number - 1, config.rules.record_text(&record))
+            && let Err(e) = out.add(p.slot, config.rules.record_text(&record))
         {
             stopped = Some(Stopped::Unwritable(e));
             break;
@@ -359,7 +365,9 @@ fn start_workers<R: MatchGame>(
     schedule: Schedule,
     stop: &Arc<AtomicBool>,
 ) -> Result<mpsc::Receiver<Finished<R>>, MatchError> {
-    let workers = config.concurrency.clamp(1, schedule.total.max(1));
+    let workers = config
+        .concurrency
+        .clamp(1, config.shard.games(schedule.total).max(1));
     // Bounded: workers wait for the writer rather than pile up records.
     let (tx, rx) = mpsc::sync_channel::<Finished<R>>(workers);
     let config = Arc::new(config.clone());
@@ -368,8 +376,10 @@ fn start_workers<R: MatchGame>(
         let (tx, config, next, stop) = (tx.clone(), config.clone(), next.clone(), stop.clone());
         let worker = move || {
             while !stop.load(Ordering::SeqCst)
-                && let Some(p) = schedule.pairing(next.fetch_add(1, Ordering::SeqCst))
+                && let slot = next.fetch_add(1, Ordering::SeqCst)
+                && let Some(mut p) = schedule.pairing(config.shard.global(slot))
             {
+                p.slot = slot;
                 let Some((record, times)) = referee::play_game(&config, &p, &stop) else {
                     break;
                 };
@@ -564,6 +574,7 @@ mod tests {
                         let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
                         out.push(Pairing {
                             number: out.len() + 1,
+                            slot: out.len(),
                             round,
                             white,
                             black,
