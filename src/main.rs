@@ -59,19 +59,22 @@ struct EngineArgs {
     /// ignore it.
     #[arg(long = "option", value_name = "NAME=VALUE", global = true)]
     driver_options: Vec<String>,
-    /// Z80 core: z80emu (exact T-states, the default); iz80 (reproduces games recorded before
-    /// z80emu became the default; it counts JR cc not taken as 8 T-states and JP cc as 7 not
-    /// taken, 12 taken, the Z80 manual says 7 and 10); lockstep (both, compared after every
-    /// instruction; slow).
-    #[arg(long, value_enum, default_value = "z80emu", global = true)]
+    /// Z80 core: own (ours: exact T-states, the default); z80emu (the same T-states and
+    /// results, slower); iz80 (reproduces games recorded before z80emu became the default; it
+    /// counts JR cc not taken as 8 T-states and JP cc as 7 not taken, 12 taken, the Z80 manual
+    /// says 7 and 10); lockstep (z80emu and iz80 compared after every instruction; slow);
+    /// lockstep-own (z80emu and ours compared exactly after every instruction; slow).
+    #[arg(long, value_enum, default_value = "own", global = true)]
     core: CoreArg,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
 enum CoreArg {
+    Own,
     Z80emu,
     Iz80,
     Lockstep,
+    LockstepOwn,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -177,9 +180,11 @@ impl EngineArgs {
             seed: self.seed,
             tape: self.tape.clone(),
             core: match self.core {
+                CoreArg::Own => Core::Own,
                 CoreArg::Z80emu => Core::Z80emu,
                 CoreArg::Iz80 => Core::Iz80,
                 CoreArg::Lockstep => Core::Lockstep,
+                CoreArg::LockstepOwn => Core::LockstepOwn,
             },
             ..EngineOptions::default()
         };
@@ -187,9 +192,9 @@ impl EngineArgs {
             Frames::Slow => "slow",
             Frames::Fast => "fast",
         };
-        options = options.with(engines::onek::FRAMES, frames);
+        options = options.with(engines::FRAMES, frames);
         if self.think_first_move {
-            options = options.with(engines::onek::OPENING, "think");
+            options = options.with(engines::OPENING, "think");
         }
         for pair in &self.driver_options {
             let (name, value) = pair

@@ -1,8 +1,9 @@
 //! `retrochess bench`, in the manner of Stockfish's: a fixed, seeded
 //! sequence of engine moves (the engine, moving first, against a seeded
-//! random mover, new games as needed), played on the default Z80 core and
-//! on the reference core (`iz80`) in the same run, move for move in turn,
-//! so that the speed-up is a ratio of figures taken under the same load.
+//! random mover, new games as needed), played on the default Z80 core (our
+//! own) and on the two reference cores (`z80emu`, `iz80`) in the same run,
+//! move for move in turn, so that the speed-ups are ratios of figures taken
+//! under the same load.
 //! For each core: the emulated MHz end to end, the median host time per
 //! engine move, and the share of host time spent outside the core (the
 //! harness: run loop, ROM traps, screen reading, board diffing,
@@ -18,7 +19,9 @@
 
 use std::time::{Duration, Instant};
 
-use retrochess::engines::{Catalogue, Engine, EngineOptions, GameKind, Played, onek};
+use retrochess::engines::{Catalogue, Engine, EngineOptions, GameKind, Played};
+
+use super::explain::searching;
 use retrochess::machine::{Core, SplitMix64, profile};
 use retrochess::rules::chess::ChessRules;
 use retrochess::rules::draughts::Draughts;
@@ -47,7 +50,7 @@ impl<R: Catalogue + Clone> Workload<R> {
     fn new(rules: R, id: &str, options: &EngineOptions, core: Core) -> Result<Self, CliError> {
         let options = EngineOptions {
             core,
-            ..options.clone().with(onek::OPENING, "think")
+            ..searching(id, options)
         };
         Ok(Workload {
             core,
@@ -153,6 +156,7 @@ fn bench<R: Catalogue + Clone>(
     let started = Instant::now();
     let mut runs = [
         Workload::new(rules.clone(), id, options, Core::default())?,
+        Workload::new(rules.clone(), id, options, Core::Z80emu)?,
         Workload::new(rules.clone(), id, options, Core::Iz80)?,
     ];
     for _ in 0..moves {
@@ -160,27 +164,31 @@ fn bench<R: Catalogue + Clone>(
             run.engine_move(options.budget)?;
         }
     }
-    let [default, reference] = &mut runs;
+    let [default, references @ ..] = &mut runs;
     println!("engine: {id}");
     println!("core: {}", default.core);
     default.report("");
-    println!(
-        "reference core: {} (the same workload, move for move in turn)",
-        reference.core
-    );
-    reference.report(&format!("{} ", reference.core));
-    println!(
-        "speed-up, emulated MHz {}/{}: {:.2}x",
-        default.core,
-        reference.core,
-        default.mhz() / reference.mhz().max(1e-9)
-    );
-    println!(
-        "speed-up, median host ms per move {}/{}: {:.2}x",
-        reference.core,
-        default.core,
-        median(&reference.host).as_secs_f64() / median(&default.host).as_secs_f64().max(1e-9)
-    );
+    for reference in references.iter() {
+        println!(
+            "reference core: {} (the same workload, move for move in turn)",
+            reference.core
+        );
+        reference.report(&format!("{} ", reference.core));
+    }
+    for reference in references.iter() {
+        println!(
+            "speed-up, emulated MHz {}/{}: {:.2}x",
+            default.core,
+            reference.core,
+            default.mhz() / reference.mhz().max(1e-9)
+        );
+        println!(
+            "speed-up, median host ms per move {}/{}: {:.2}x",
+            reference.core,
+            default.core,
+            median(&reference.host).as_secs_f64() / median(&default.host).as_secs_f64().max(1e-9)
+        );
+    }
     search_rates(default.engine.as_mut(), &rules.initial());
     println!("wall time: {:.3} s", started.elapsed().as_secs_f64());
     Ok(())

@@ -18,7 +18,7 @@
 use std::fmt::Write as _;
 
 use retrochess::arbiter::Judgement;
-use retrochess::engines::{EngineOptions, GameKind, InputPath, Played, Reply, onek};
+use retrochess::engines::{EngineOptions, GameKind, InputPath, Played, Reply};
 use retrochess::protocol::session::{self, Weighed};
 use retrochess::rules::chess::ChessRules;
 use retrochess::rules::draughts::{Draughts, Variant};
@@ -69,16 +69,10 @@ pub fn run(request: &Request, options: &EngineOptions) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The options with `Opening=think` for an engine that declares `Opening`
-/// and was not told otherwise.
-fn searching(id: &str, options: &EngineOptions) -> EngineOptions {
-    let declares = retrochess::engines::entry(id)
-        .is_some_and(|e| (e.options)().iter().any(|o| o.name == onek::OPENING));
-    if declares && options.value(onek::OPENING).is_none() {
-        options.clone().with(onek::OPENING, "think")
-    } else {
-        options.clone()
-    }
+/// The options with the values that make engine `id` search from the
+/// initial position (its registry entry's), where not set already.
+pub fn searching(id: &str, options: &EngineOptions) -> EngineOptions {
+    retrochess::engines::entry(id).map_or_else(|| options.clone(), |e| e.search_options(options))
 }
 
 /// The game the request describes, every move judged.

@@ -92,7 +92,9 @@
 use log::debug;
 
 use super::driver::{Driver, Injecting, Program, Read, Track};
-use super::{Candidate, EngineError, EngineInfo, EngineOptions, Hang, Played, Thoughts, Ties};
+use super::{
+    Candidate, EngineError, EngineInfo, EngineOptions, Entry, Hang, Played, Thoughts, Ties,
+};
 use crate::machine::zx81::{FramesMode, Ram, Zx81};
 use crate::machine::{Core, Fault, MachineError, Memory, Regs, Sample, SplitMix64, Stop};
 use crate::rules::draughts::{Draughts, PdnMove, Position, Square};
@@ -243,6 +245,11 @@ pub fn code_at(pos: &Position, sq: Square, engine: Color) -> u8 {
 pub fn score_units(priority: u8) -> i32 {
     (i32::from(priority) - i32::from(NEUTRAL)) * UNITS_PER_POINT
 }
+
+/// The registry's entry.
+pub static ENTRIES: [Entry; 1] = [Entry::draughts(&INFO, Vec::new, |o| {
+    Ok(Box::new(BakerDraughts::new(o.clone())?))
+})];
 
 /// Toni Baker's draughts: the routines behind the one pipeline.
 pub type BakerDraughts = Driver<Baker>;

@@ -112,7 +112,8 @@ use log::debug;
 
 use super::driver::{Driver, Injecting, Program, Read, Track};
 use super::{
-    Candidate, EngineError, EngineInfo, EngineOptions, Hang, OptionSpec, Played, Thoughts, Ties,
+    Candidate, EngineError, EngineInfo, EngineOptions, Entry, Hang, OptionSpec, Played, Thoughts,
+    Ties,
 };
 use crate::machine::zx81::{FramesMode, RAM_START, Ram, Zx81, sysvar};
 use crate::machine::{Core, MachineError, Regs, Resume, Sample, Stop};
@@ -207,6 +208,11 @@ pub fn declared_options() -> Vec<OptionSpec> {
 /// The routine's board: the display-file code of each PDN square, in the
 /// routine's orientation (its own pieces `B`, at the top).
 pub type Board = [u8; 32];
+
+/// The registry's entry.
+pub static ENTRIES: [Entry; 1] = [Entry::draughts(&INFO, declared_options, |o| {
+    Ok(Box::new(Draughts1K::new(o)?))
+})];
 
 /// The Draughts 1K engine: the routine behind the one pipeline.
 pub type Draughts1K = Driver<Routine>;

@@ -30,7 +30,7 @@ use crate::rules::chess::ChessRules;
 use crate::rules::draughts::Draughts;
 use crate::rules::{Game, HangKind, Rules};
 
-pub use options::{OptionKind, OptionSpec};
+pub use options::{FRAMES, OPENING, OptionKind, OptionSpec};
 
 mod options;
 
@@ -368,45 +368,107 @@ pub enum GameKind {
     Draughts,
 }
 
-/// A built-in engine, as listed before it is loaded.
+/// How to create a built-in engine: a function of the options, for the
+/// game it plays.
+#[derive(Clone, Copy)]
+pub enum Create {
+    Chess(fn(&EngineOptions) -> Result<Box<dyn Engine<ChessRules>>, EngineError>),
+    Draughts(fn(&EngineOptions) -> Result<Box<dyn Engine<Draughts>>, EngineError>),
+}
+
+/// A built-in engine, as listed before it is loaded: its one declaration.
+/// Each driver file declares its own (`ENTRIES`); [`REGISTRY`] lists the
+/// drivers, and everything that names engines (the command line, bench,
+/// explain, the front ends, the adapters' check, the tests) iterates it.
+#[derive(Clone, Copy)]
 pub struct Entry {
     pub info: &'static EngineInfo,
     pub game: GameKind,
     /// The options its driver declares (their defaults, before any is set).
     pub options: fn() -> Vec<OptionSpec>,
+    pub create: Create,
+    /// The option values that make it search from the initial position
+    /// instead of playing a move stored on its tape (for `bench` and
+    /// `explain`, which measure and show searches).
+    pub searching: &'static [(&'static str, &'static str)],
+    /// Whether it runs on an emulated machine with a screen to show.
+    pub has_screen: bool,
 }
+
+impl Entry {
+    /// A chess program on an emulated machine.
+    pub const fn chess(
+        info: &'static EngineInfo,
+        options: fn() -> Vec<OptionSpec>,
+        create: fn(&EngineOptions) -> Result<Box<dyn Engine<ChessRules>>, EngineError>,
+    ) -> Entry {
+        Entry {
+            info,
+            game: GameKind::Chess,
+            options,
+            create: Create::Chess(create),
+            searching: &[],
+            has_screen: true,
+        }
+    }
+
+    /// A draughts program on an emulated machine.
+    pub const fn draughts(
+        info: &'static EngineInfo,
+        options: fn() -> Vec<OptionSpec>,
+        create: fn(&EngineOptions) -> Result<Box<dyn Engine<Draughts>>, EngineError>,
+    ) -> Entry {
+        Entry {
+            info,
+            game: GameKind::Draughts,
+            options,
+            create: Create::Draughts(create),
+            searching: &[],
+            has_screen: true,
+        }
+    }
+
+    /// The same entry with `searching` values ([`Entry::searching`]).
+    pub const fn searching(mut self, values: &'static [(&'static str, &'static str)]) -> Entry {
+        self.searching = values;
+        self
+    }
+
+    /// The same entry, of an engine with no emulated machine (no screen).
+    pub const fn native(mut self) -> Entry {
+        self.has_screen = false;
+        self
+    }
+
+    /// `options` with this engine's [`Entry::searching`] values, where not
+    /// set already.
+    pub fn search_options(&self, options: &EngineOptions) -> EngineOptions {
+        let mut options = options.clone();
+        for &(name, value) in self.searching {
+            if options.value(name).is_none() {
+                options = options.with(name, value);
+            }
+        }
+        options
+    }
+}
+
+/// The one registry: every driver's entries, chess first. A new program is
+/// its driver file and one line here.
+pub static REGISTRY: [&[Entry]; 5] = [
+    &onek::ENTRIES,
+    &chesskelet::ENTRIES,
+    &draughts_1k::ENTRIES,
+    &samuel_f8::engine::ENTRIES,
+    &baker::ENTRIES,
+];
 
 /// Every built-in engine, chess first.
 pub fn catalogue() -> Vec<Entry> {
-    let mut all: Vec<Entry> = onek::VARIANTS
+    REGISTRY
         .iter()
-        .map(|v| Entry {
-            info: &v.info,
-            game: GameKind::Chess,
-            options: onek::declared_options,
-        })
-        .collect();
-    all.extend(chesskelet::BUILDS.iter().map(|b| Entry {
-        info: &b.info,
-        game: GameKind::Chess,
-        options: Vec::new,
-    }));
-    all.push(Entry {
-        info: &draughts_1k::INFO,
-        game: GameKind::Draughts,
-        options: draughts_1k::declared_options,
-    });
-    all.push(Entry {
-        info: &samuel_f8::engine::INFO,
-        game: GameKind::Draughts,
-        options: samuel_f8::engine::declared_options,
-    });
-    all.push(Entry {
-        info: &baker::INFO,
-        game: GameKind::Draughts,
-        options: Vec::new,
-    });
-    all
+        .flat_map(|entries| entries.iter().copied())
+        .collect()
 }
 
 /// The built-in engines' ids.
@@ -426,10 +488,8 @@ pub fn info(id: &str) -> Option<&'static EngineInfo> {
 
 impl Catalogue for Draughts {
     fn create(id: &str, options: &EngineOptions) -> Result<Box<dyn Engine<Self>>, EngineError> {
-        match id {
-            "draughts-1k" => Ok(Box::new(draughts_1k::Draughts1K::new(options)?)),
-            "samuel-f8" => Ok(Box::new(samuel_f8::engine::SamuelEngine::new(options)?)),
-            "baker-draughts" => Ok(Box::new(baker::BakerDraughts::new(options.clone())?)),
+        match entry(id).map(|e| e.create) {
+            Some(Create::Draughts(create)) => create(options),
             _ => Err(EngineError::Unknown(id.to_string())),
         }
     }
@@ -437,15 +497,9 @@ impl Catalogue for Draughts {
 
 impl Catalogue for ChessRules {
     fn create(id: &str, options: &EngineOptions) -> Result<Box<dyn Engine<Self>>, EngineError> {
-        if let Some(variant) = onek::VARIANTS.iter().find(|v| v.info.id == id) {
-            return Ok(Box::new(onek::OneKZxChess::new(variant, options.clone())?));
+        match entry(id).map(|e| e.create) {
+            Some(Create::Chess(create)) => create(options),
+            _ => Err(EngineError::Unknown(id.to_string())),
         }
-        if let Some(build) = chesskelet::BUILDS.iter().find(|b| b.info.id == id) {
-            return Ok(Box::new(chesskelet::ChesSkelet::new(
-                build,
-                options.clone(),
-            )?));
-        }
-        Err(EngineError::Unknown(id.to_string()))
     }
 }

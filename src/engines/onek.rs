@@ -90,8 +90,8 @@ use shakmaty::{Chess, Color, Move, Piece, Position, Role, Square};
 
 use super::driver::{Check, Driver, Injecting, Program, Read, TakenIn, Track};
 use super::{
-    Candidate, EngineError, EngineInfo, EngineOptions, Hang, InputPath, OptionKind, OptionSpec,
-    Played, RateSample, Thoughts, Ties,
+    Candidate, EngineError, EngineInfo, EngineOptions, Entry, Hang, InputPath, OptionKind,
+    OptionSpec, Played, RateSample, Thoughts, Ties,
 };
 use crate::machine::zx81::{self, FramesMode, Zx81};
 use crate::machine::{MachineError, Memory, Regs, Sample, Stop, TextScreen};
@@ -101,12 +101,7 @@ use crate::rules::chess::ChessRules;
 type Reply = super::Reply<UciMove>;
 type Candidates = Thoughts<UciMove>;
 
-/// `Opening`: play the first move stored on the tape, or let the program
-/// think from the initial position.
-pub const OPENING: &str = "Opening";
-/// `Frames`: how FRAMES moves while the program thinks (see
-/// [`FramesMode`]).
-pub const FRAMES: &str = "Frames";
+pub use super::{FRAMES, OPENING};
 
 /// The options this driver declares.
 pub fn declared_options() -> Vec<OptionSpec> {
@@ -252,6 +247,21 @@ pub static VARIANTS: [Variant; 2] = [
 
 /// A square's content as the program draws it.
 type Board = [Option<(Role, bool)>; 64]; // (role, is the program's own piece)
+
+/// The registry's entries: one per variant.
+pub static ENTRIES: [Entry; 2] = [
+    Entry::chess(&VARIANTS[0].info, declared_options, |o| {
+        Ok(Box::new(OneKZxChess::new(&VARIANTS[0], o.clone())?))
+    })
+    .searching(SEARCHING),
+    Entry::chess(&VARIANTS[1].info, declared_options, |o| {
+        Ok(Box::new(OneKZxChess::new(&VARIANTS[1], o.clone())?))
+    })
+    .searching(SEARCHING),
+];
+
+/// `Opening=think`: search from the initial position.
+const SEARCHING: &[(&str, &str)] = &[(OPENING, "think")];
 
 /// The 1K ZX Chess engine: the program behind the one pipeline.
 pub type OneKZxChess = Driver<OneK>;

@@ -1,6 +1,15 @@
 //! Options as a GUI sees them, declared once and rendered by every front
 //! end (UCI `option name …`, CECP `feature option=…`, Hub `param …`).
 
+/// `Opening`: play the first move stored on the tape (`tape`), or let the
+/// program think from the initial position (`think`). A name several
+/// drivers may declare; the command line's `--think-first-move` sets it.
+pub const OPENING: &str = "Opening";
+/// `Frames`: how the machine's frame counter moves while the program
+/// thinks (`slow`, `fast`). A name drivers on the ZX81 may declare; the
+/// command line's `--frames` sets it.
+pub const FRAMES: &str = "Frames";
+
 /// An option's type, default and range.
 #[derive(Clone, Debug, PartialEq)]
 pub enum OptionKind {

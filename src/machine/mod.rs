@@ -42,29 +42,43 @@ pub use screen::{Cell, ScreenStyle, TextScreen};
 /// The Z80 core a machine runs on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Core {
-    /// `z80emu` 0.11.0: the T-states of the Z80 manual, driven in long runs.
+    /// Our own core ([`cpu::own`]): the T-states of the Z80 manual, and
+    /// everything `z80emu` computes, faster.
     #[default]
+    Own,
+    /// `z80emu` 0.11.0: the T-states of the Z80 manual, driven in long runs.
     Z80emu,
     /// `iz80` 0.5.1, the reference: reproduces games recorded before
     /// `z80emu` became the default. Known timing differences: a `JR cc` not
     /// taken counts 8 T-states (the manual: 7), a `JP cc` not taken 7 (the
     /// manual: 10); see [`cpu::lockstep::KNOWN_TSTATE_DIFFERENCES`].
     Iz80,
-    /// Both, compared after every instruction (`z80emu` leads); slow, for
-    /// tests ([`cpu::lockstep`]).
+    /// `z80emu` and `iz80`, compared after every instruction (`z80emu`
+    /// leads); slow, for tests ([`cpu::lockstep`]).
     Lockstep,
+    /// `z80emu` and our own core, compared exactly after every
+    /// instruction (`z80emu` leads); slow, for tests.
+    LockstepOwn,
 }
 
 impl Core {
     /// Every core, by name.
-    pub const ALL: [Core; 3] = [Core::Z80emu, Core::Iz80, Core::Lockstep];
+    pub const ALL: [Core; 5] = [
+        Core::Own,
+        Core::Z80emu,
+        Core::Iz80,
+        Core::Lockstep,
+        Core::LockstepOwn,
+    ];
 
     /// The name on the command line.
     pub fn name(self) -> &'static str {
         match self {
+            Core::Own => "own",
             Core::Z80emu => "z80emu",
             Core::Iz80 => "iz80",
             Core::Lockstep => "lockstep",
+            Core::LockstepOwn => "lockstep-own",
         }
     }
 }

@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use crate::arbiter::Judgement;
 use crate::engines::{
-    self, Candidate, Catalogue, Engine, EngineError, EngineInfo, EngineOptions, Entry, InputPath,
+    Candidate, Catalogue, Engine, EngineError, EngineInfo, EngineOptions, Entry, InputPath,
     OptionKind, OptionSpec, Played, Reply, Thoughts,
 };
 use crate::machine::ScreenStyle;
@@ -260,7 +260,7 @@ impl Settings {
         Settings {
             engine,
             declared: (entry.options)(),
-            has_screen: entry.info.machine != engines::NATIVE,
+            has_screen: entry.has_screen,
             illegal: IllegalPolicy::Play,
             authentic: false,
             time_scale: 100,
@@ -396,7 +396,7 @@ impl Settings {
 pub(crate) fn test_thoughts<W: std::str::FromStr>(
     weighed: &[(&str, i32)],
     score: fn(i32) -> i32,
-    ties: engines::Ties,
+    ties: crate::engines::Ties,
 ) -> Thoughts<W>
 where
     W::Err: fmt::Debug,
@@ -794,6 +794,7 @@ impl fmt::Display for IllegalPolicy {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines;
 
     #[test]
     fn options_parse_and_refuse() {

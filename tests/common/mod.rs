@@ -254,8 +254,20 @@ pub fn peer(name: &str) -> PathBuf {
 
 /// The draughts engines the Hub tests serve with `retrochess hub`
 /// (`protocol::hub_session`, `runner::hub_match`, `interop::hub_interop`):
-/// a new driver's id goes here.
-pub const HUB_ENGINES: &[&str] = &["samuel-f8", "draughts-1k", "baker-draughts"];
+/// every draughts engine of the registry, so a new driver is tested
+/// without a line here.
+pub fn hub_engines() -> Vec<&'static str> {
+    ids_of(retrochess::engines::GameKind::Draughts)
+}
+
+/// The ids of the registry's engines of `game`, in registry order.
+pub fn ids_of(game: retrochess::engines::GameKind) -> Vec<&'static str> {
+    retrochess::engines::catalogue()
+        .iter()
+        .filter(|e| e.game == game)
+        .map(|e| e.info.id)
+        .collect()
+}
 
 /// The `--engine` spec of `retrochess hub --engine ID` as an external
 /// engine of the match runner, named `hub-ID`.

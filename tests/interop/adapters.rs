@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use common::repo;
-use retrochess::engines;
+use retrochess::engines::{self, GameKind};
 
 /// PATH with the directory of the built `retrochess` first.
 fn path_with_binary() -> String {
@@ -34,12 +34,9 @@ fn text(o: &Output) -> String {
 
 #[test]
 fn launchers_detect_uci_and_cecp() {
-    for (id, name) in [
-        ("1k-zx-chess", "1K ZX Chess"),
-        ("1k-zx-chess-kp", "1K ZX Chess (king's pawn)"),
-        ("chesskelet", "ChesSkelet"),
-        ("chesskelet-lite", "ChesSkelet"),
-    ] {
+    // Every chess engine of the registry has its launcher.
+    for id in common::ids_of(GameKind::Chess) {
+        let name = retrochess::engines::info(id).unwrap().name;
         let launcher = repo(&format!("adapters/retrochess-{id}"));
         let uci = run(&mut Command::new(&launcher), "uci\nisready\nquit\n");
         let out = text(&uci);

@@ -9,7 +9,7 @@
 
 use retrochess::engines::{GameKind, catalogue};
 
-use crate::common::{self, HUB_ENGINES};
+use crate::common;
 
 /// Positions with either side to move, a capture to weigh, a check to
 /// answer, and a promotion.
@@ -101,7 +101,7 @@ fn python_chess_analyses_with_every_chess_engine_over_cecp() {
 #[test]
 fn pydraughts_reads_go_analyze_from_every_draughts_engine() {
     common::python_draughts();
-    for id in HUB_ENGINES {
+    for id in common::hub_engines() {
         let command = [env!("CARGO_BIN_EXE_retrochess"), "hub", "--engine", id];
         let fens = DRAUGHTS.join("|");
         let mut args = vec![fens.as_str()];

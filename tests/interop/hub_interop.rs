@@ -7,7 +7,7 @@
 //! shown to catch an unflagged illegal move. A missing pydraughts fails the
 //! test with the command that installs it.
 
-use crate::common::{self, HUB_ENGINES, repo};
+use crate::common::{self, repo};
 
 /// Positions the games also start from: Black to move, then White.
 const FENS: [&str; 2] = [
@@ -34,7 +34,7 @@ fn count(line: &str, key: &str) -> usize {
 
 #[test]
 fn pydraughts_plays_complete_games_against_retrochess_hub() {
-    for id in HUB_ENGINES {
+    for id in common::hub_engines() {
         let command = [env!("CARGO_BIN_EXE_retrochess"), "hub", "--engine", id];
         let (ok, out, err) = hub_games("11", &command);
         assert!(ok, "{id}: pydraughts's check failed:\n{out}\n{err}");

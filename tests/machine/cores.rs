@@ -24,8 +24,13 @@ const LOCKSTEP: [(&str, usize); 6] = [
 
 /// Plays `replies` engine moves on the lockstep core.
 fn play_in_lockstep(id: &str, replies: usize, seed: u64) {
+    play_on(Core::Lockstep, id, replies, seed)
+}
+
+/// Plays `replies` engine moves on `core`.
+fn play_on(core: Core, id: &str, replies: usize, seed: u64) {
     let options = EngineOptions {
-        core: Core::Lockstep,
+        core,
         seed,
         ..EngineOptions::default().with(onek::OPENING, "think")
     };
@@ -110,6 +115,28 @@ fn both_cores_agree_on_every_instruction_of_every_search() {
                 .keys()
                 .any(|(o, ..)| o.conditional_jump().is_some()),
             "{id}: the known differences show"
+        );
+    }
+}
+
+#[test]
+fn our_core_agrees_exactly_with_z80emu_on_every_instruction_of_every_search() {
+    let _ = lockstep::take_report();
+    for (id, replies) in LOCKSTEP {
+        play_on(Core::LockstepOwn, id, replies, 5);
+        let report = lockstep::take_report();
+        println!(
+            "{id}: {} instructions compared, {} distinct opcodes",
+            report.instructions,
+            report.opcodes.len()
+        );
+        assert_eq!(report.divergences, 0, "{id}: {:#?}", report.first);
+        assert!(report.tstates.is_empty(), "{id}: {:?}", report.tstates);
+        assert_eq!(report.xy_flags, 0, "{id}");
+        assert!(
+            report.instructions > 20_000,
+            "{id}: {}",
+            report.instructions
         );
     }
 }

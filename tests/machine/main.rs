@@ -8,4 +8,6 @@
 mod common;
 
 mod cores;
+mod own_core;
+mod own_instructions;
 mod zx81_machine;

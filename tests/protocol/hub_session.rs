@@ -57,7 +57,7 @@ fn the_binary_detects_hub_and_survives_bad_lines() {
 
 #[test]
 fn every_draughts_engine_introduces_itself_and_answers() {
-    for id in common::HUB_ENGINES {
+    for id in common::hub_engines() {
         let mut e = pipe::Engine::start(&["hub", "--engine", id]);
         e.send("hub");
         let lines = e.until_prefix("wait");
@@ -96,7 +96,7 @@ fn every_draughts_engine_introduces_itself_and_answers() {
 /// the count in a note; `go think` right after shows no candidates.
 #[test]
 fn go_analyze_shows_the_candidates() {
-    for id in common::HUB_ENGINES {
+    for id in common::hub_engines() {
         let mut e = pipe::Engine::start(&["hub", "--engine", id]);
         e.send("hub");
         e.until_prefix("wait");

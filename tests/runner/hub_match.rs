@@ -8,7 +8,7 @@
 use retrochess::rules::draughts::pdn::read_games;
 use retrochess::rules::draughts::{Position, parse_fen};
 
-use crate::common::{self, HUB_ENGINES, over_hub, repo};
+use crate::common::{self, over_hub, repo};
 
 /// Positions the FEN openings start from: Black to move, then White.
 const FENS: [&str; 2] = [
@@ -89,7 +89,7 @@ fn no_connection_faults(id: &str, text: &str) {
 
 #[test]
 fn the_runner_plays_retrochess_hub_as_an_external_engine() {
-    for id in HUB_ENGINES {
+    for id in common::hub_engines() {
         let pdn = temp(&format!("hub-{id}.pdn"));
         let hub = over_hub(id);
         let (ok, out, err) = run_match(&[
@@ -124,7 +124,7 @@ fn the_runners_pdn_of_games_from_fen_positions_replays_in_pydraughts() {
         "hub-openings.txt",
         format!("# Black, then White to move\n{}\n", FENS.join("\n")).as_bytes(),
     );
-    for id in HUB_ENGINES {
+    for id in common::hub_engines() {
         let pdn = temp(&format!("hub-fen-{id}.pdn"));
         let hub = over_hub(id);
         let (ok, out, err) = run_match(&[
@@ -210,7 +210,7 @@ fn misbehaving_hub_engines_lose_without_killing_the_match() {
 
 #[test]
 fn a_hub_engine_cannot_play_chess_nor_a_chess_engine_draughts() {
-    let hub = over_hub(HUB_ENGINES[0]);
+    let hub = over_hub(common::hub_engines()[0]);
     let (ok, _, err) = run_match(&["--game", "chess", "--engine", &hub, "--engine", "random"]);
     assert!(
         !ok && err.contains("plays draughts, the match is chess"),

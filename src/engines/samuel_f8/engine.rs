@@ -23,8 +23,8 @@ use std::time::Duration;
 
 use super::{Choice, Level, Position, SamuelF8, SamuelMove, Score, Side};
 use crate::engines::{
-    Candidate, Engine, EngineError, EngineInfo, EngineOptions, InputPath, OptionKind, OptionSpec,
-    Played, Reply, Thoughts, Ties,
+    Candidate, Engine, EngineError, EngineInfo, EngineOptions, Entry, InputPath, OptionKind,
+    OptionSpec, Played, Reply, Thoughts, Ties,
 };
 use crate::machine::TextScreen;
 use crate::rules::draughts::{Draughts, PdnMove};
@@ -50,6 +50,12 @@ pub static INFO: EngineInfo = EngineInfo {
             4 to 10 ply while jumps are pending), implemented natively; the evaluation's \
             five terms are ours, from his published papers.",
 };
+
+/// The registry's entry.
+pub static ENTRIES: [Entry; 1] = [Entry::draughts(&INFO, declared_options, |o| {
+    Ok(Box::new(SamuelEngine::new(o)?))
+})
+.native()];
 
 /// The options this engine declares.
 pub fn declared_options() -> Vec<OptionSpec> {

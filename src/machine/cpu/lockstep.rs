@@ -1,6 +1,12 @@
-//! Both cores side by side, compared after every instruction: `z80emu`
-//! drives the machine, `iz80` runs the same instruction on a copy of the
-//! bus, and their registers and RAM must agree, with two known exceptions:
+//! Two cores side by side, compared after every instruction: `z80emu`
+//! drives the machine, the follower (`iz80`, or our own core [`Own`]) runs
+//! the same instruction on a copy of the bus, and their registers and RAM
+//! must agree.
+//!
+//! Our own core must agree exactly: every register, R and flag bits 3 and
+//! 5 included, MEMPTR, the RAM and the T-states of every instruction.
+//!
+//! `iz80` must agree with two known exceptions:
 //! R (`iz80` does not count it) and the undocumented flag bits 3 and 5
 //! after `SCF`/`CCF` and `BIT b,(HL)` (`z80emu` gives what the NMOS Z80
 //! does: `(Q ^ F) | A` and MEMPTR's high byte; `iz80` does not; see
@@ -18,6 +24,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use super::iz80::Iz80;
+use super::own::Own;
 use super::z80emu::Z80emu;
 use super::{Bus, Marks, Regs, RunEnd};
 
@@ -122,14 +129,101 @@ pub fn take_report() -> Report {
     REPORT.with(|r| std::mem::take(&mut *r.borrow_mut()))
 }
 
-/// `z80emu` and `iz80` on the same program.
-#[derive(Default)]
+/// The core that follows `z80emu`.
+pub enum Follow {
+    Iz80(Iz80),
+    Own(Own),
+}
+
+impl Follow {
+    fn regs(&self) -> Regs {
+        match self {
+            Follow::Iz80(c) => c.regs(),
+            Follow::Own(c) => c.regs(),
+        }
+    }
+
+    pub fn set_regs(&mut self, regs: &Regs) {
+        match self {
+            Follow::Iz80(c) => c.set_regs(regs),
+            Follow::Own(c) => c.set_regs(regs),
+        }
+    }
+
+    pub fn set_pc(&mut self, pc: u16) {
+        match self {
+            Follow::Iz80(c) => c.set_pc(pc),
+            Follow::Own(c) => c.set_pc(pc),
+        }
+    }
+
+    pub fn set_sp(&mut self, sp: u16) {
+        match self {
+            Follow::Iz80(c) => c.set_sp(sp),
+            Follow::Own(c) => c.set_sp(sp),
+        }
+    }
+
+    fn tstates(&self) -> u64 {
+        match self {
+            Follow::Iz80(c) => c.tstates(),
+            Follow::Own(c) => c.tstates(),
+        }
+    }
+
+    pub fn set_tstates(&mut self, tstates: u64) {
+        match self {
+            Follow::Iz80(c) => c.set_tstates(tstates),
+            Follow::Own(c) => c.set_tstates(tstates),
+        }
+    }
+
+    fn run<B: Bus>(&mut self, bus: &mut B, marks: &Marks, until: u64) -> RunEnd {
+        match self {
+            Follow::Iz80(c) => c.run(bus, marks, until),
+            Follow::Own(c) => c.run(bus, marks, until),
+        }
+    }
+
+    fn step<B: Bus>(&mut self, bus: &mut B) {
+        match self {
+            Follow::Iz80(c) => c.step(bus),
+            Follow::Own(c) => c.step(bus),
+        }
+    }
+
+    fn interrupt_im1<B: Bus>(&mut self, bus: &mut B) -> bool {
+        match self {
+            Follow::Iz80(c) => c.interrupt_im1(bus),
+            Follow::Own(c) => c.interrupt_im1(bus),
+        }
+    }
+}
+
+/// `z80emu` and a follower on the same program.
 pub struct Lockstep {
     pub lead: Z80emu,
-    pub follow: Iz80,
+    pub follow: Follow,
+}
+
+impl Default for Lockstep {
+    fn default() -> Self {
+        Lockstep {
+            lead: Z80emu::new(),
+            follow: Follow::Iz80(Iz80::new()),
+        }
+    }
 }
 
 impl Lockstep {
+    /// `z80emu` followed by our own core.
+    pub fn own() -> Lockstep {
+        Lockstep {
+            lead: Z80emu::new(),
+            follow: Follow::Own(Own::new()),
+        }
+    }
+
     pub fn set_regs(&mut self, regs: &Regs) {
         self.lead.set_regs(regs);
         self.follow.set_regs(regs);
@@ -205,13 +299,23 @@ impl Lockstep {
             self.follow.tstates().wrapping_sub(t_follow),
         );
         let (a, b) = (self.lead.regs(), self.follow.regs());
-        let xy = if undocumented_xy(opcode) { 0x28 } else { 0 };
+        let own = matches!(self.follow, Follow::Own(_));
+        let xy = if undocumented_xy(opcode) && !own {
+            0x28
+        } else {
+            0
+        };
         let masked = |r: Regs| Regs {
-            r: 0,
+            r: if own { r.r } else { 0 },
             af: r.af & !xy,
             ..r
         };
-        let exact = masked(a) == masked(b) && bus.ram() == copy.ram();
+        let memptr = match &self.follow {
+            Follow::Own(c) => c.memptr() == self.lead.memptr() && c.halted() == self.lead.halted(),
+            Follow::Iz80(_) => true,
+        };
+        let timing = !own || d_lead == d_follow;
+        let exact = masked(a) == masked(b) && memptr && timing && bus.ram() == copy.ram();
         let same = exact && a.af == b.af;
         REPORT.with(|r| {
             let mut r = r.borrow_mut();
@@ -227,8 +331,20 @@ impl Lockstep {
                 r.divergences += 1;
                 if r.first.len() < 5 {
                     let ram = first_difference(bus.ram(), copy.ram());
+                    let name = if own { "own" } else { "iz80" };
+                    let memptr = match &self.follow {
+                        Follow::Own(c) => format!(
+                            " (MEMPTR {:04X} / {:04X}, halted {} / {})",
+                            self.lead.memptr(),
+                            c.memptr(),
+                            self.lead.halted(),
+                            c.halted()
+                        ),
+                        Follow::Iz80(_) => String::new(),
+                    };
                     r.first.push(format!(
-                        "after {opcode} at 0x{pc:04X}: z80emu {a} / iz80 {b}{ram}"
+                        "after {opcode} at 0x{pc:04X}: z80emu {a} R {:02X} {d_lead} T / {name} {b} R {:02X} {d_follow} T{ram}{memptr}",
+                        a.r, b.r
                     ));
                 }
             }
@@ -238,7 +354,10 @@ impl Lockstep {
             *copy = bus.clone();
         }
         if !same {
-            self.follow.set_regs(&a);
+            match &mut self.follow {
+                Follow::Own(c) => c.copy_state(&self.lead),
+                Follow::Iz80(c) => c.set_regs(&a),
+            }
         }
         self.follow.set_tstates(self.lead.tstates());
     }

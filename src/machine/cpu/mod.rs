@@ -11,8 +11,10 @@
 //! The contract is in the spirit of `iz80`'s `Machine` (peek, poke, ports)
 //! and of rustzx's host: the CPU knows nothing of ZX81s or Spectrums.
 
+pub mod check;
 pub mod iz80;
 pub mod lockstep;
+pub mod own;
 pub mod z80emu;
 
 use std::fmt;
@@ -215,6 +217,7 @@ pub enum RunEnd {
 
 /// The CPU of a machine: one of the cores, behind one set of methods.
 pub enum Cpu {
+    Own(own::Own),
     Z80emu(z80emu::Z80emu),
     Iz80(iz80::Iz80),
     Lockstep(Box<lockstep::Lockstep>),
@@ -225,6 +228,7 @@ pub enum Cpu {
 macro_rules! each {
     ($self:expr, $cpu:ident => $call:expr, $pair:ident => $pair_call:expr) => {
         match $self {
+            Cpu::Own($cpu) => $call,
             Cpu::Z80emu($cpu) => $call,
             Cpu::Iz80($cpu) => $call,
             Cpu::Lockstep($pair) => $pair_call,
@@ -239,6 +243,8 @@ impl Cpu {
     /// A Z80 as after power-on, emulated by `core`.
     pub fn new(core: Core) -> Cpu {
         match core {
+            Core::Own => Cpu::Own(own::Own::new()),
+            Core::LockstepOwn => Cpu::Lockstep(Box::new(lockstep::Lockstep::own())),
             Core::Z80emu => Cpu::Z80emu(z80emu::Z80emu::new()),
             Core::Iz80 => Cpu::Iz80(iz80::Iz80::new()),
             Core::Lockstep => Cpu::Lockstep(Box::default()),
@@ -248,9 +254,13 @@ impl Cpu {
     /// The core emulating it.
     pub fn core(&self) -> Core {
         match self {
+            Cpu::Own(_) => Core::Own,
             Cpu::Z80emu(_) => Core::Z80emu,
             Cpu::Iz80(_) => Core::Iz80,
-            Cpu::Lockstep(_) => Core::Lockstep,
+            Cpu::Lockstep(pair) => match pair.follow {
+                lockstep::Follow::Own(_) => Core::LockstepOwn,
+                lockstep::Follow::Iz80(_) => Core::Lockstep,
+            },
         }
     }
 

@@ -316,6 +316,16 @@ impl Z80emu {
         self.cpu.is_halt()
     }
 
+    /// MEMPTR, the internal address register (for comparisons).
+    pub fn memptr(&self) -> u16 {
+        self.cpu.get_memptr()
+    }
+
+    /// Was the last instruction `EI` (no interrupt accepted now)?
+    pub fn after_ei(&self) -> bool {
+        self.cpu.is_after_ei()
+    }
+
     pub fn last_pc(&self) -> u16 {
         self.last_pc
     }

@@ -430,13 +430,6 @@ impl Spectrum48 {
         })
     }
 
-    /// Replaces the 48K of RAM (a snapshot's).
-    fn load_ram(&mut self, ram: &[u8]) {
-        for (i, &b) in ram.iter().enumerate().take(RAM_SIZE) {
-            self.poke(RAM_START + i as u16, b);
-        }
-    }
-
     /// Sets every register (PC and SP included).
     pub fn set_regs(&mut self, v: Regs) {
         self.emu.set_regs(&v)

@@ -17,37 +17,47 @@ use crate::machine::MachineError;
 /// The length of a 48K `.sna`: its header and the RAM.
 pub const SNA_LEN: usize = 27 + RAM_SIZE;
 
-impl Spectrum48 {
-    /// Loads a 48K `.sna` snapshot (27-byte header, then the 48K of RAM;
-    /// the program counter is on the stack, as RETN would take it).
+/// A 48K snapshot as its file holds it, parsed apart from any machine:
+/// the registers and the memory blocks to write, in file order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Snapshot {
+    pub regs: Regs,
+    /// `(address, bytes)`, written in this order.
+    pub blocks: Vec<(u16, Vec<u8>)>,
+}
+
+fn bad(why: String) -> MachineError {
+    MachineError::BadTape(why)
+}
+
+impl Snapshot {
+    /// Parses a 48K `.sna` (27-byte header, then the 48K of RAM; the
+    /// program counter is on the stack, as RETN would take it).
     ///
     /// # Errors
-    /// [`MachineError::BadTape`] if the file is not 49179 bytes or its stack
-    /// pointer is not in RAM.
-    pub fn load_sna(sna: &[u8]) -> Result<Spectrum48, MachineError> {
+    /// [`MachineError::BadTape`] if the file is not 49179 bytes, its stack
+    /// pointer is not in RAM, or its interrupt mode is not 0 to 2.
+    pub fn parse_sna(sna: &[u8]) -> Result<Snapshot, MachineError> {
         if sna.len() != SNA_LEN {
-            return Err(MachineError::BadTape(format!(
+            return Err(bad(format!(
                 "48K .sna must be {SNA_LEN} bytes, this one is {}",
                 sna.len()
             )));
         }
-        let h = &sna[..27];
+        let (h, ram) = sna.split_at(27);
         let w = |i: usize| u16::from_le_bytes([h[i], h[i + 1]]);
-        let mut zx = Spectrum48::new();
-        zx.load_ram(&sna[27..]);
         let sp = w(23);
         if sp < RAM_START || sp == 0xFFFF {
-            return Err(MachineError::BadTape(format!(
-                "stack pointer 0x{sp:04X} is not in RAM"
-            )));
+            return Err(bad(format!("stack pointer 0x{sp:04X} is not in RAM")));
         }
-        let pc = zx.peek16(sp);
+        let at = usize::from(sp - RAM_START);
+        let pc = u16::from_le_bytes([ram[at], ram[at + 1]]);
         let im = h[25] & 3;
         if im > 2 {
-            return Err(MachineError::BadTape(format!("interrupt mode {im}")));
+            return Err(bad(format!("interrupt mode {im}")));
         }
         let iff = h[19] & 0x04 != 0;
-        zx.set_regs(Regs {
+        let regs = Regs {
             af: w(21),
             bc: w(13),
             de: w(11),
@@ -65,108 +75,38 @@ impl Spectrum48 {
             iff1: iff,
             iff2: iff,
             im,
-        });
-        Ok(zx)
+        };
+        Ok(Snapshot {
+            regs,
+            blocks: vec![(RAM_START, ram.to_vec())],
+        })
     }
 
-    /// Loads a 48K `.z80` snapshot, version 1 (30-byte header, optionally
-    /// compressed) or versions 2 and 3 (extended header, 16K pages 8, 4, 5).
+    /// Parses a 48K `.z80`, version 1 (the RAM after the 30-byte header,
+    /// compressed if flags bit 5) or 2 and 3 (PC 0 there, an extended
+    /// header, then 16K pages).
     ///
     /// # Errors
-    /// [`MachineError::BadTape`] for a truncated file, a snapshot of another
-    /// model than the 48K, or a compressed block that does not expand to
-    /// exactly its page.
-    pub fn load_z80(z80: &[u8]) -> Result<Spectrum48, MachineError> {
-        let bad = |why: String| MachineError::BadTape(why);
+    /// [`MachineError::BadTape`]: too short, a truncated header or page, a
+    /// hardware mode other than a 48K Spectrum, fewer than three pages,
+    /// or an interrupt mode other than 0 to 2.
+    pub fn parse_z80(z80: &[u8]) -> Result<Snapshot, MachineError> {
         if z80.len() < 30 {
             return Err(bad(format!(".z80 too short: {} bytes", z80.len())));
         }
         let w = |i: usize| u16::from_le_bytes([z80[i], z80[i + 1]]);
         let flags1 = if z80[12] == 0xFF { 1 } else { z80[12] };
-        let mut zx = Spectrum48::new();
-        let mut pc = w(6);
-        if pc != 0 {
-            // Version 1: the 48K follows, compressed if flags1 bit 5.
-            let body = &z80[30..];
-            let ram = if flags1 & 0x20 != 0 {
-                let body = body.strip_suffix(&[0x00, 0xED, 0xED, 0x00]).unwrap_or(body);
-                z80_expand(body, RAM_SIZE).map_err(|why| bad(format!(".z80 v1: {why}")))?
-            } else {
-                body.to_vec()
-            };
-            if ram.len() != RAM_SIZE {
-                return Err(bad(format!(
-                    ".z80 v1 holds {} bytes of RAM, not 49152",
-                    ram.len()
-                )));
-            }
-            zx.load_ram(&ram);
-        } else {
-            if z80.len() < 32 {
-                return Err(bad(".z80 v2/v3 header truncated".into()));
-            }
-            let extra = usize::from(w(30));
-            let start = 32 + extra;
-            if extra < 23 || z80.len() < start {
-                return Err(bad(format!(
-                    ".z80 extended header of {extra} bytes is truncated"
-                )));
-            }
-            pc = w(32);
-            let hw = z80[34];
-            let is_48k = if extra == 23 {
-                hw <= 1
-            } else {
-                hw <= 1 || hw == 3
-            };
-            if !is_48k {
-                return Err(bad(format!(
-                    ".z80 is for hardware mode {hw}, not a 48K Spectrum"
-                )));
-            }
-            let mut at = start;
-            let mut seen = 0;
-            while at + 3 <= z80.len() {
-                let len = usize::from(w(at));
-                let page = z80[at + 2];
-                at += 3;
-                let (data, used) = if len == 0xFFFF {
-                    (z80.get(at..at + 0x4000).map(<[u8]>::to_vec), 0x4000)
-                } else {
-                    let block = z80.get(at..at + len);
-                    (block.and_then(|b| z80_expand(b, 0x4000).ok()), len)
-                };
-                let data = data.filter(|d| d.len() == 0x4000).ok_or_else(|| {
-                    bad(format!(
-                        ".z80 page {page} at byte {at} is truncated or malformed"
-                    ))
-                })?;
-                at += used;
-                let base = match page {
-                    8 => 0x4000u16,
-                    4 => 0x8000,
-                    5 => 0xC000,
-                    _ => continue,
-                };
-                for (k, &v) in data.iter().enumerate() {
-                    zx.poke(base + k as u16, v);
-                }
-                seen += 1;
-            }
-            if seen < 3 {
-                return Err(bad(format!(".z80 holds {seen} of the 48K's three pages")));
-            }
-        }
+        let (pc, blocks) = match w(6) {
+            0 => z80_pages(z80)?,
+            pc => (pc, vec![(RAM_START, z80_v1_ram(&z80[30..], flags1)?)]),
+        };
         let im = z80[29] & 3;
         if im > 2 {
             return Err(bad(format!("interrupt mode {im}")));
         }
-        let r = (z80[11] & 0x7F) | ((flags1 & 1) << 7);
-        let af = u16::from_be_bytes([z80[0], z80[1]]);
-        let alt_af = u16::from_be_bytes([z80[21], z80[22]]);
         let iff = z80[27] != 0;
-        zx.set_regs(Regs {
-            af,
+        let regs = Regs {
+            af: u16::from_be_bytes([z80[0], z80[1]]),
             bc: w(2),
             de: w(13),
             hl: w(4),
@@ -174,17 +114,126 @@ impl Spectrum48 {
             iy: w(23),
             sp: w(8),
             pc,
-            af_alt: alt_af,
+            af_alt: u16::from_be_bytes([z80[21], z80[22]]),
             bc_alt: w(15),
             de_alt: w(17),
             hl_alt: w(19),
             i: z80[10],
-            r,
+            r: (z80[11] & 0x7F) | ((flags1 & 1) << 7),
             iff1: iff,
             iff2: iff,
             im,
-        });
-        Ok(zx)
+        };
+        Ok(Snapshot { regs, blocks })
+    }
+}
+
+/// The 48K of a version 1 `.z80` body, expanded if `flags1` bit 5.
+fn z80_v1_ram(body: &[u8], flags1: u8) -> Result<Vec<u8>, MachineError> {
+    let ram = if flags1 & 0x20 != 0 {
+        let body = body.strip_suffix(&[0x00, 0xED, 0xED, 0x00]).unwrap_or(body);
+        z80_expand(body, RAM_SIZE).map_err(|why| bad(format!(".z80 v1: {why}")))?
+    } else {
+        body.to_vec()
+    };
+    if ram.len() != RAM_SIZE {
+        return Err(bad(format!(
+            ".z80 v1 holds {} bytes of RAM, not 49152",
+            ram.len()
+        )));
+    }
+    Ok(ram)
+}
+
+/// The PC and the 48K's pages of a version 2 or 3 `.z80`: pages 8, 4, 5
+/// at 0x4000, 0x8000, 0xC000 (others skipped), each a length (0xFFFF:
+/// stored raw), a page number and the data.
+fn z80_pages(z80: &[u8]) -> Result<(u16, Vec<(u16, Vec<u8>)>), MachineError> {
+    let w = |i: usize| u16::from_le_bytes([z80[i], z80[i + 1]]);
+    if z80.len() < 32 {
+        return Err(bad(".z80 v2/v3 header truncated".into()));
+    }
+    let extra = usize::from(w(30));
+    let start = 32 + extra;
+    if extra < 23 || z80.len() < start {
+        return Err(bad(format!(
+            ".z80 extended header of {extra} bytes is truncated"
+        )));
+    }
+    let hw = z80[34];
+    let is_48k = if extra == 23 {
+        hw <= 1
+    } else {
+        hw <= 1 || hw == 3
+    };
+    if !is_48k {
+        return Err(bad(format!(
+            ".z80 is for hardware mode {hw}, not a 48K Spectrum"
+        )));
+    }
+    let mut blocks = Vec::new();
+    let mut at = start;
+    while at + 3 <= z80.len() {
+        let len = usize::from(w(at));
+        let page = z80[at + 2];
+        at += 3;
+        let (data, used) = if len == 0xFFFF {
+            (z80.get(at..at + 0x4000).map(<[u8]>::to_vec), 0x4000)
+        } else {
+            let block = z80.get(at..at + len);
+            (block.and_then(|b| z80_expand(b, 0x4000).ok()), len)
+        };
+        let data = data.filter(|d| d.len() == 0x4000).ok_or_else(|| {
+            bad(format!(
+                ".z80 page {page} at byte {at} is truncated or malformed"
+            ))
+        })?;
+        at += used;
+        let base = match page {
+            8 => 0x4000u16,
+            4 => 0x8000,
+            5 => 0xC000,
+            _ => continue,
+        };
+        blocks.push((base, data));
+    }
+    if blocks.len() < 3 {
+        return Err(bad(format!(
+            ".z80 holds {} of the 48K's three pages",
+            blocks.len()
+        )));
+    }
+    Ok((w(32), blocks))
+}
+
+impl Spectrum48 {
+    /// A fresh 48K Spectrum holding `snapshot`: its memory blocks written
+    /// over the power-on state, then its registers.
+    pub fn from_snapshot(snapshot: &Snapshot) -> Spectrum48 {
+        let mut zx = Spectrum48::new();
+        for (base, bytes) in &snapshot.blocks {
+            for (k, &v) in bytes.iter().enumerate().take(0x1_0000 - usize::from(*base)) {
+                zx.poke(base + k as u16, v);
+            }
+        }
+        zx.set_regs(snapshot.regs);
+        zx
+    }
+
+    /// Loads a 48K `.sna` snapshot ([`Snapshot::parse_sna`]).
+    ///
+    /// # Errors
+    /// As [`Snapshot::parse_sna`].
+    pub fn load_sna(sna: &[u8]) -> Result<Spectrum48, MachineError> {
+        Snapshot::parse_sna(sna).map(|s| Spectrum48::from_snapshot(&s))
+    }
+
+    /// Loads a 48K `.z80` snapshot ([`Snapshot::parse_z80`]).
+    ///
+    /// # Errors
+    /// As [`Snapshot::parse_z80`].
+    pub fn load_z80(z80: &[u8]) -> Result<Spectrum48, MachineError> {
+        Snapshot::parse_z80(z80).map(|s| Spectrum48::from_snapshot(&s))
     }
 }
 

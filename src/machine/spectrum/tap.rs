@@ -12,79 +12,120 @@
 use super::{BASIC_START, RAM_START, Regs, Spectrum48, sysvar};
 use crate::machine::MachineError;
 
-impl Spectrum48 {
-    /// Loads a `.tap` file as `LOAD ""` would and runs its BASIC loader at
-    /// high level: every CODE block is loaded at its header's address, and
-    /// the loader's `CLEAR n` (RAMTOP) and `USR n` (entry point) are obeyed.
-    /// The CPU is left at the entry point as the ROM's USR leaves it: BC =
-    /// the address, HL = 0x2D2B (STACK-BC, also the return address on top of
-    /// the stack), interrupts on in mode 1.
+/// What a `.tap` holds for `LOAD ""`, parsed apart from any machine: the
+/// BASIC loader, the CODE blocks, and what the loader's `USR n` and
+/// `CLEAR n` say.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tape {
+    /// The BASIC loader's bytes.
+    pub program: Vec<u8>,
+    /// `(address, bytes)` of every CODE block, in tape order.
+    pub code: Vec<(u16, Vec<u8>)>,
+    /// `USR n`: where the loader enters the machine code.
+    pub entry: u16,
+    /// `CLEAR n` (0xFF57, the power-on RAMTOP, without one).
+    pub ramtop: u16,
+}
+
+fn bad(why: String) -> MachineError {
+    MachineError::BadTape(why)
+}
+
+impl Tape {
+    /// Parses a `.tap`: its blocks, each header with its data block, the
+    /// loader's `USR n` and `CLEAR n`.
     ///
     /// # Errors
     /// [`MachineError::BadTape`] for a malformed block (length, checksum,
     /// header), a missing BASIC loader or CODE block, a CODE block that does
     /// not fit in RAM, or a loader without `USR n`.
-    pub fn load_tap(tape: &[u8]) -> Result<Spectrum48, MachineError> {
-        let blocks = tap_blocks(tape)?;
-        let mut zx = Spectrum48::new();
-        let mut program: Option<Vec<u8>> = None;
-        let mut loaded_code = false;
-        let mut i = 0;
-        while i < blocks.len() {
-            let b = &blocks[i];
-            if b[0] != 0x00 || b.len() != 18 {
-                i += 1;
-                continue;
-            }
-            let kind = b[1];
-            let length = u16::from_le_bytes([b[12], b[13]]) as usize;
-            let param1 = u16::from_le_bytes([b[14], b[15]]);
-            let data = blocks.get(i + 1).ok_or_else(|| {
-                MachineError::BadTape(format!("header {} has no data block", i + 1))
-            })?;
-            if data[0] != 0xFF || data.len() != length + 1 {
-                return Err(MachineError::BadTape(format!(
-                    "data block {} is {} bytes, its header says {length}",
-                    i + 2,
-                    data.len().saturating_sub(1)
-                )));
-            }
-            let bytes = &data[1..];
-            match kind {
-                0 => program = Some(bytes.to_vec()),
-                3 => {
-                    let end = usize::from(param1) + bytes.len();
-                    if param1 < RAM_START || end > 0x10000 {
-                        return Err(MachineError::BadTape(format!(
-                            "CODE block of {} bytes at 0x{param1:04X} does not fit in RAM",
-                            bytes.len()
-                        )));
-                    }
-                    for (k, &v) in bytes.iter().enumerate() {
-                        zx.poke(param1 + k as u16, v);
-                    }
-                    loaded_code = true;
-                }
-                _ => {}
-            }
-            i += 2;
-        }
-        let program =
-            program.ok_or_else(|| MachineError::BadTape("no BASIC loader on the tape".into()))?;
-        if !loaded_code {
-            return Err(MachineError::BadTape("no CODE block on the tape".into()));
+    pub fn parse(tape: &[u8]) -> Result<Tape, MachineError> {
+        let (program, code) = files(&tap_blocks(tape)?)?;
+        let program = program.ok_or_else(|| bad("no BASIC loader on the tape".into()))?;
+        if code.is_empty() {
+            return Err(bad("no CODE block on the tape".into()));
         }
         let entry = basic_number_after(&program, 0xC0)
-            .ok_or_else(|| MachineError::BadTape("the BASIC loader has no USR n".into()))?;
+            .ok_or_else(|| bad("the BASIC loader has no USR n".into()))?;
         let ramtop = basic_number_after(&program, 0xFD).unwrap_or(0xFF57);
         if entry < RAM_START || ramtop < 0x5D00 {
-            return Err(MachineError::BadTape(format!(
+            return Err(bad(format!(
                 "loader enters at 0x{entry:04X} with RAMTOP 0x{ramtop:04X}"
             )));
         }
+        Ok(Tape {
+            program,
+            code,
+            entry,
+            ramtop,
+        })
+    }
+}
+
+/// The files of a tape's blocks: the last BASIC program and every CODE
+/// block (a header, then its data block).
+#[allow(clippy::type_complexity)]
+fn files(blocks: &[Vec<u8>]) -> Result<(Option<Vec<u8>>, Vec<(u16, Vec<u8>)>), MachineError> {
+    let mut program = None;
+    let mut code = Vec::new();
+    let mut i = 0;
+    while i < blocks.len() {
+        let b = &blocks[i];
+        if b[0] != 0x00 || b.len() != 18 {
+            i += 1;
+            continue;
+        }
+        let kind = b[1];
+        let length = u16::from_le_bytes([b[12], b[13]]) as usize;
+        let param1 = u16::from_le_bytes([b[14], b[15]]);
+        let data = blocks
+            .get(i + 1)
+            .ok_or_else(|| bad(format!("header {} has no data block", i + 1)))?;
+        if data[0] != 0xFF || data.len() != length + 1 {
+            return Err(bad(format!(
+                "data block {} is {} bytes, its header says {length}",
+                i + 2,
+                data.len().saturating_sub(1)
+            )));
+        }
+        let bytes = &data[1..];
+        match kind {
+            0 => program = Some(bytes.to_vec()),
+            3 => {
+                let end = usize::from(param1) + bytes.len();
+                if param1 < RAM_START || end > 0x10000 {
+                    return Err(bad(format!(
+                        "CODE block of {} bytes at 0x{param1:04X} does not fit in RAM",
+                        bytes.len()
+                    )));
+                }
+                code.push((param1, bytes.to_vec()));
+            }
+            _ => {}
+        }
+        i += 2;
+    }
+    Ok((program, code))
+}
+
+impl Spectrum48 {
+    /// A fresh 48K Spectrum after `LOAD ""` of `tape`, its BASIC loader
+    /// obeyed at high level: every CODE block loaded at its header's
+    /// address, `CLEAR n` (RAMTOP) and `USR n` (entry point) obeyed. The
+    /// CPU is left at the entry point as the ROM's USR leaves it: BC = the
+    /// address, HL = 0x2D2B (STACK-BC, also the return address on top of
+    /// the stack), interrupts on in mode 1.
+    pub fn from_tape(tape: &Tape) -> Spectrum48 {
+        let mut zx = Spectrum48::new();
+        for (at, bytes) in &tape.code {
+            for (k, &v) in bytes.iter().enumerate() {
+                zx.poke(at + k as u16, v);
+            }
+        }
+        let (entry, ramtop) = (tape.entry, tape.ramtop);
         let room = usize::from(ramtop).saturating_sub(usize::from(BASIC_START));
-        if program.len() < room {
-            for (k, &v) in program.iter().enumerate() {
+        if tape.program.len() < room {
+            for (k, &v) in tape.program.iter().enumerate() {
                 zx.poke(BASIC_START + k as u16, v);
             }
         }
@@ -109,7 +150,16 @@ impl Spectrum48 {
             ..zx.regs()
         };
         zx.set_regs(regs);
-        Ok(zx)
+        zx
+    }
+
+    /// Loads a `.tap` file as `LOAD ""` would ([`Tape::parse`], then
+    /// [`Spectrum48::from_tape`]).
+    ///
+    /// # Errors
+    /// As [`Tape::parse`].
+    pub fn load_tap(tape: &[u8]) -> Result<Spectrum48, MachineError> {
+        Tape::parse(tape).map(|t| Spectrum48::from_tape(&t))
     }
 }
 

@@ -1,0 +1,218 @@
+//! Our own core and `z80emu` side by side on any program: a flat 64K of
+//! RAM ([`FlatBus`]) filled from bytes, the registers set from bytes, then
+//! a sequence of single steps, interrupts and bounded runs (with marks),
+//! each done on both, with the registers, MEMPTR, the halt state, the
+//! T-states, the way the run ended and the whole memory compared after
+//! each. What the fuzz target `z80_cores` and the tests drive.
+
+use super::own::Own;
+use super::z80emu::Z80emu;
+use super::{Bus, Marks, Memory, Regs};
+use crate::machine::Fault;
+
+/// 64K of RAM, every address executable; `IN` answers a byte made from
+/// the port, so that both cores read the same.
+#[derive(Clone)]
+pub struct FlatBus {
+    pub mem: Box<[u8; 0x10000]>,
+}
+
+impl FlatBus {
+    /// Memory filled with `bytes`, repeated (zeros if there are none).
+    pub fn new(bytes: &[u8]) -> FlatBus {
+        let mut mem = Box::new([0; 0x10000]);
+        if !bytes.is_empty() {
+            for (m, b) in mem.iter_mut().zip(bytes.iter().cycle()) {
+                *m = *b;
+            }
+        }
+        FlatBus { mem }
+    }
+}
+
+impl Memory for FlatBus {
+    fn peek(&self, addr: u16) -> u8 {
+        self.mem[usize::from(addr)]
+    }
+
+    fn poke(&mut self, addr: u16, value: u8) {
+        self.mem[usize::from(addr)] = value;
+    }
+}
+
+impl Bus for FlatBus {
+    #[inline]
+    fn read(&self, addr: u16) -> u8 {
+        self.mem[usize::from(addr)]
+    }
+
+    #[inline]
+    fn write(&mut self, addr: u16, value: u8) {
+        self.mem[usize::from(addr)] = value;
+    }
+
+    fn input(&mut self, port: u16) -> u8 {
+        (port as u8).rotate_left(3) ^ (port >> 8) as u8
+    }
+
+    fn signalled(&self) -> bool {
+        false
+    }
+
+    fn take_fault(&mut self) -> Option<Fault> {
+        None
+    }
+
+    fn executable(&self, _addr: u16) -> bool {
+        true
+    }
+
+    fn ram(&self) -> &[u8] {
+        &self.mem[..]
+    }
+}
+
+/// Registers from the first 24 bytes of `data` (missing bytes are 0).
+fn regs_from(data: &[u8]) -> Regs {
+    let b = |i: usize| data.get(i).copied().unwrap_or(0);
+    let w = |i: usize| u16::from_le_bytes([b(i), b(i + 1)]);
+    Regs {
+        af: w(0),
+        bc: w(2),
+        de: w(4),
+        hl: w(6),
+        ix: w(8),
+        iy: w(10),
+        sp: w(12),
+        pc: w(14),
+        af_alt: w(16),
+        bc_alt: w(18),
+        de_alt: w(20),
+        i: b(22),
+        r: b(23),
+        iff1: b(22) & 1 != 0,
+        iff2: b(22) & 2 != 0,
+        im: 1,
+        ..Regs::default()
+    }
+}
+
+/// What both cores did, compared.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Compared {
+    /// Steps, interrupts and runs done on both.
+    pub actions: u64,
+    /// T-states both ran.
+    pub tstates: u64,
+}
+
+/// Runs `data` (24 bytes of registers, then a script byte per action,
+/// and the whole of it as the memory image) on both cores for at most
+/// `max_actions` actions.
+///
+/// # Errors
+/// The first difference, described.
+pub fn side_by_side(data: &[u8], max_actions: usize) -> Result<Compared, String> {
+    let regs = regs_from(data);
+    let mut bus_own = FlatBus::new(data);
+    let mut bus_ref = bus_own.clone();
+    let mut own = Own::new();
+    let mut reference = Z80emu::new();
+    own.set_regs(&regs);
+    reference.set_regs(&regs);
+    let mut marks = Marks::new();
+    let script = data.get(24..).unwrap_or(&[]);
+    let mut done = Compared::default();
+    for i in 0..max_actions {
+        let action = script.get(i % script.len().max(1)).copied().unwrap_or(0);
+        let what;
+        match action >> 5 {
+            // Mostly single steps.
+            0..=4 => {
+                what = "step".to_string();
+                own.step(&mut bus_own);
+                reference.step(&mut bus_ref);
+            }
+            5 => {
+                what = "interrupt".to_string();
+                let a = own.interrupt_im1(&mut bus_own);
+                let b = reference.interrupt_im1(&mut bus_ref);
+                if a != b {
+                    return Err(format!("action {i}: interrupt taken: own {a}, z80emu {b}"));
+                }
+            }
+            // A run to a limit a few instructions on, with a mark a few
+            // bytes ahead.
+            _ => {
+                let mark = own.pc().wrapping_add(u16::from(action & 7));
+                marks.set(mark, Marks::WATCH);
+                let until = own.tstates() + u64::from(action & 0x1F) * 4;
+                let a = own.run(&mut bus_own, &marks, until);
+                let b = reference.run(&mut bus_ref, &marks, until);
+                marks.clear(mark, Marks::WATCH);
+                if a != b {
+                    return Err(format!("action {i}: run ended: own {a:?}, z80emu {b:?}"));
+                }
+                what = format!("run to {until} ({a:?}, mark {mark:04X})");
+            }
+        }
+        done.actions += 1;
+        compare(&own, &reference, &bus_own, &bus_ref).map_err(|e| format!("after {what}, action {i}: {e}"))?;
+        if own.halted() && action & 1 == 0 {
+            // Wake it, as a machine would.
+            own.set_pc(own.pc().wrapping_add(1));
+            reference.set_pc(reference.pc().wrapping_add(1));
+        }
+    }
+    done.tstates = own.tstates();
+    Ok(done)
+}
+
+fn compare(own: &Own, reference: &Z80emu, a: &FlatBus, b: &FlatBus) -> Result<(), String> {
+    let (ra, rb) = (own.regs(), reference.regs());
+    if ra != rb {
+        return Err(format!("registers: own {ra} R {:02X} / z80emu {rb} R {:02X}", ra.r, rb.r));
+    }
+    if own.memptr() != reference.memptr() {
+        return Err(format!(
+            "MEMPTR: own {:04X} / z80emu {:04X} ({ra})",
+            own.memptr(),
+            reference.memptr()
+        ));
+    }
+    if own.halted() != reference.halted() {
+        return Err(format!("halted: own {} / z80emu {}", own.halted(), reference.halted()));
+    }
+    if own.tstates() != reference.tstates() {
+        return Err(format!(
+            "T-states: own {} / z80emu {} ({ra})",
+            own.tstates(),
+            reference.tstates()
+        ));
+    }
+    // After a run that reached its limit between a DD/FD prefix and its
+    // instruction, the `z80emu` driver finishes the instruction with a
+    // step, and reports the byte after the prefix as the instruction's
+    // first (for faults only): ours reports the prefix.
+    let prefixes = |from: u16, to: u16| {
+        let n = to.wrapping_sub(from);
+        n < 8 && (0..n).all(|k| matches!(a.mem[usize::from(from.wrapping_add(k))], 0xDD | 0xFD))
+    };
+    if own.last_pc() != reference.last_pc() && !prefixes(own.last_pc(), reference.last_pc()) {
+        return Err(format!(
+            "last PC: own {:04X} / z80emu {:04X}",
+            own.last_pc(),
+            reference.last_pc()
+        ));
+    }
+    if a.mem[..] == b.mem[..] {
+        return Ok(());
+    }
+    if let Some(i) = (0..0x10000).find(|&i| a.mem[i] != b.mem[i]) {
+        return Err(format!(
+            "memory at {i:04X}: own {:02X} / z80emu {:02X} ({ra})",
+            a.mem[i], b.mem[i]
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,1244 @@
+//! Our own Z80 core (NMOS), written for this workload: one `match` over
+//! the opcode, the memory access of the machine's bus inlined through the
+//! generic [`Bus`], T-states counted per instruction from the Z80 manual's
+//! tables (Zilog UM0080), and the hidden state the NMOS Z80 shows in flag
+//! bits 3 and 5: MEMPTR (`BIT b,(HL)`) and Q (`SCF`, `CCF`).
+//!
+//! An instruction here is a whole prefix chain (`DD DD 21 nn nn` runs as
+//! one, 4 T-states and one R increment per prefix), so every stop falls
+//! where the `z80emu` driver stops: before an instruction's first byte.
+//! Everything a run does at its end matches what `z80emu` 0.11 does behind
+//! [`super::z80emu`] (which feeds a HALT at a marked address and takes it
+//! back): after a stop at a mark or a signal, the CPU has forgotten an `EI`
+//! just run and the flags last changed (Q), as `z80emu` has after the HALT
+//! and the NOP it is fed.
+//!
+//! Where the facts come from: the Z80 manual for the documented opcodes'
+//! timing and flags; Sean Young, "The Undocumented Z80 Documented" (2005),
+//! for the undocumented opcodes, flag bits 3 and 5, MEMPTR and R. The
+//! lockstep core ([`super::lockstep`]) and the fuzz target compare it with
+//! `z80emu` after every instruction.
+
+mod alu;
+
+pub use alu::{C, H, N, PV, S, X, Y, Z};
+
+use alu::{SZXY, SZXYP, XY};
+
+use super::{Bus, Marks, Regs, RunEnd};
+
+/// Which register pair an instruction's "HL" is: HL, or IX/IY after a DD
+/// or FD prefix.
+const HL: u8 = 0;
+const IX: u8 = 1;
+const IY: u8 = 2;
+
+/// Indexes of the registers in [`Own::r8`].
+const RB: usize = 0;
+const RC: usize = 1;
+const RD: usize = 2;
+const RE: usize = 3;
+const RH: usize = 4;
+const RL: usize = 5;
+const RF: usize = 6;
+const RA: usize = 7;
+
+/// A Z80 and its T-state counter.
+#[derive(Clone, Debug)]
+pub struct Own {
+    /// B C D E H L F A, in the order of an opcode's register field (F in
+    /// the place of 6, the memory operand).
+    r8: [u8; 8],
+    ix: u16,
+    iy: u16,
+    sp: u16,
+    pc: u16,
+    af_alt: u16,
+    bc_alt: u16,
+    de_alt: u16,
+    hl_alt: u16,
+    i: u8,
+    /// R's low seven bits count M1 cycles (this counter, wrapping); bit 7
+    /// is what was last loaded into it.
+    r: u8,
+    r7: u8,
+    iff1: bool,
+    iff2: bool,
+    im: u8,
+    /// The internal address register (WZ) whose high byte `BIT b,(HL)`
+    /// shows in flag bits 3 and 5.
+    memptr: u16,
+    /// When the last instruction that changed the flags ended (T-states;
+    /// `NEVER` if forgotten): Q holds F if that is when `SCF`/`CCF`
+    /// starts, 0 otherwise. (Every instruction takes time, so nothing
+    /// needs to be noted per instruction.)
+    q_at: u64,
+    /// When the last `EI` ended: no interrupt is accepted at that time.
+    ei_at: u64,
+    halted: bool,
+    tstates: u64,
+    /// Where the current run ends (0 after a HALT, so that the loop tests
+    /// one number).
+    limit: u64,
+    last_pc: u16,
+}
+
+/// No time: what `q_at` and `ei_at` hold when forgotten.
+const NEVER: u64 = u64::MAX;
+
+impl Default for Own {
+    fn default() -> Self {
+        Own {
+            r8: [0; 8],
+            ix: 0,
+            iy: 0,
+            sp: 0,
+            pc: 0,
+            af_alt: 0,
+            bc_alt: 0,
+            de_alt: 0,
+            hl_alt: 0,
+            i: 0,
+            r: 0,
+            r7: 0,
+            iff1: false,
+            iff2: false,
+            im: 0,
+            memptr: 0,
+            q_at: NEVER,
+            ei_at: NEVER,
+            halted: false,
+            tstates: 0,
+            limit: 0,
+            last_pc: 0,
+        }
+    }
+}
+
+impl Own {
+    pub fn new() -> Own {
+        Own::default()
+    }
+
+    pub fn regs(&self) -> Regs {
+        Regs {
+            af: self.af(),
+            bc: pair(self.r8[RB], self.r8[RC]),
+            de: pair(self.r8[RD], self.r8[RE]),
+            hl: pair(self.r8[RH], self.r8[RL]),
+            ix: self.ix,
+            iy: self.iy,
+            sp: self.sp,
+            pc: self.pc,
+            af_alt: self.af_alt,
+            bc_alt: self.bc_alt,
+            de_alt: self.de_alt,
+            hl_alt: self.hl_alt,
+            i: self.i,
+            r: self.get_r(),
+            iff1: self.iff1,
+            iff2: self.iff2,
+            im: self.im,
+        }
+    }
+
+    pub fn set_regs(&mut self, v: &Regs) {
+        self.unhalt();
+        [self.r8[RA], self.r8[RF]] = v.af.to_be_bytes();
+        [self.r8[RB], self.r8[RC]] = v.bc.to_be_bytes();
+        [self.r8[RD], self.r8[RE]] = v.de.to_be_bytes();
+        [self.r8[RH], self.r8[RL]] = v.hl.to_be_bytes();
+        self.ix = v.ix;
+        self.iy = v.iy;
+        self.sp = v.sp;
+        self.pc = v.pc;
+        self.af_alt = v.af_alt;
+        self.bc_alt = v.bc_alt;
+        self.de_alt = v.de_alt;
+        self.hl_alt = v.hl_alt;
+        self.i = v.i;
+        self.set_r(v.r);
+        self.iff1 = v.iff1;
+        self.iff2 = v.iff2;
+        self.im = v.im;
+    }
+
+    /// Leaves the halt state as `z80emu` does (it runs a NOP, which counts
+    /// as an instruction for Q and `EI`, but takes no time).
+    fn unhalt(&mut self) {
+        if self.halted {
+            self.halted = false;
+            self.forget();
+        }
+    }
+
+    /// Forgets the last `EI` and flag change, as an instruction that takes
+    /// no time would.
+    fn forget(&mut self) {
+        self.q_at = NEVER;
+        self.ei_at = NEVER;
+    }
+
+    #[inline]
+    pub fn pc(&self) -> u16 {
+        self.pc
+    }
+
+    pub fn set_pc(&mut self, pc: u16) {
+        self.unhalt();
+        self.pc = pc;
+    }
+
+    #[inline]
+    pub fn sp(&self) -> u16 {
+        self.sp
+    }
+
+    pub fn set_sp(&mut self, sp: u16) {
+        self.sp = sp;
+    }
+
+    pub fn a(&self) -> u8 {
+        self.r8[RA]
+    }
+
+    pub fn f(&self) -> u8 {
+        self.r8[RF]
+    }
+
+    /// MEMPTR (for comparisons with `z80emu`).
+    pub fn memptr(&self) -> u16 {
+        self.memptr
+    }
+
+    /// Takes over the state of a `z80emu` CPU: registers, MEMPTR, the halt
+    /// and `EI` states, and its T-state count (for the lockstep core,
+    /// after a divergence). Q is not readable there: it is taken as clear.
+    pub fn copy_state(&mut self, lead: &super::z80emu::Z80emu) {
+        self.set_regs(&lead.regs());
+        self.memptr = lead.memptr();
+        self.halted = lead.halted();
+        self.tstates = lead.tstates();
+        self.q_at = NEVER;
+        self.ei_at = if lead.after_ei() { self.tstates } else { NEVER };
+    }
+
+    #[inline]
+    pub fn tstates(&self) -> u64 {
+        self.tstates
+    }
+
+    pub fn set_tstates(&mut self, tstates: u64) {
+        // What was just now stays just now.
+        if self.q_at == self.tstates {
+            self.q_at = tstates;
+        }
+        if self.ei_at == self.tstates {
+            self.ei_at = tstates;
+        }
+        self.tstates = tstates;
+    }
+
+    pub fn halted(&self) -> bool {
+        self.halted
+    }
+
+    pub fn last_pc(&self) -> u16 {
+        self.last_pc
+    }
+
+    fn af(&self) -> u16 {
+        pair(self.r8[RA], self.r8[RF])
+    }
+
+    fn get_r(&self) -> u8 {
+        (self.r & 0x7F) | self.r7
+    }
+
+    fn set_r(&mut self, r: u8) {
+        self.r = r;
+        self.r7 = r & 0x80;
+    }
+
+    /// Runs from the current PC until `until` T-states, a marked address,
+    /// a bus signal or a HALT; the instruction at the current PC runs even
+    /// if its address is marked. See [`super::Cpu::run`].
+    #[inline]
+    pub fn run<B: Bus>(&mut self, bus: &mut B, marks: &Marks, until: u64) -> RunEnd {
+        if self.halted {
+            // Halted: an M1 cycle (a NOP's fetch) after another.
+            while self.tstates < until {
+                self.tstates += 4;
+                self.r = self.r.wrapping_add(1);
+            }
+            return RunEnd::Limit;
+        }
+        self.limit = until;
+        let mut start = self.pc;
+        self.exec(bus);
+        if self.halted {
+            self.last_pc = start;
+            return RunEnd::Halt;
+        }
+        if bus.signalled() {
+            self.last_pc = start;
+            return RunEnd::Signal;
+        }
+        loop {
+            if self.tstates >= self.limit {
+                if self.halted {
+                    // On the HALT (past a prefix).
+                    self.last_pc = self.pc;
+                    return RunEnd::Halt;
+                }
+                self.last_pc = start;
+                return RunEnd::Limit;
+            }
+            if (marks.at(self.pc) != 0) | bus.signalled() {
+                self.last_pc = start;
+                // `z80emu` runs a HALT here and a NOP to leave it.
+                self.forget();
+                return if bus.signalled() {
+                    RunEnd::Signal
+                } else {
+                    RunEnd::Marked
+                };
+            }
+            start = self.pc;
+            self.exec(bus);
+        }
+    }
+
+    /// Runs one instruction, marks or not (a halted CPU spends an M1
+    /// cycle).
+    pub fn step<B: Bus>(&mut self, bus: &mut B) {
+        self.last_pc = self.pc;
+        if self.halted {
+            self.tstates += 4;
+            self.r = self.r.wrapping_add(1);
+        } else {
+            self.exec(bus);
+        }
+    }
+
+    /// Accepts a mode 1 interrupt: 13 T-states (the acknowledge cycle, 7,
+    /// and the `RST 38h` it runs, 6... the manual's 13 in all), R counted
+    /// once, PC pushed (past a HALT), interrupts off.
+    pub fn interrupt_im1<B: Bus>(&mut self, bus: &mut B) -> bool {
+        if !self.iff1 || self.ei_at == self.tstates {
+            return false;
+        }
+        self.iff1 = false;
+        self.iff2 = false;
+        self.r = self.r.wrapping_add(1);
+        if self.halted {
+            self.halted = false;
+            self.pc = self.pc.wrapping_add(1);
+        }
+        self.tstates += 13;
+        self.push(bus, self.pc);
+        self.memptr = 0x0038;
+        self.pc = 0x0038;
+        true
+    }
+
+    // --- memory -------------------------------------------------------
+
+    #[inline(always)]
+    fn fetch_op<B: Bus>(&mut self, bus: &B) -> u8 {
+        let op = bus.read(self.pc);
+        self.pc = self.pc.wrapping_add(1);
+        self.r = self.r.wrapping_add(1);
+        op
+    }
+
+    #[inline(always)]
+    fn imm8<B: Bus>(&mut self, bus: &B) -> u8 {
+        let v = bus.read(self.pc);
+        self.pc = self.pc.wrapping_add(1);
+        v
+    }
+
+    #[inline(always)]
+    fn imm16<B: Bus>(&mut self, bus: &B) -> u16 {
+        let lo = self.imm8(bus);
+        let hi = self.imm8(bus);
+        pair(hi, lo)
+    }
+
+    #[inline(always)]
+    fn read16<B: Bus>(bus: &B, addr: u16) -> u16 {
+        let lo = bus.read(addr);
+        pair(bus.read(addr.wrapping_add(1)), lo)
+    }
+
+    #[inline(always)]
+    fn write16<B: Bus>(bus: &mut B, addr: u16, v: u16) {
+        bus.write(addr, v as u8);
+        bus.write(addr.wrapping_add(1), (v >> 8) as u8);
+    }
+
+    #[inline(always)]
+    fn push<B: Bus>(&mut self, bus: &mut B, v: u16) {
+        self.sp = self.sp.wrapping_sub(1);
+        bus.write(self.sp, (v >> 8) as u8);
+        self.sp = self.sp.wrapping_sub(1);
+        bus.write(self.sp, v as u8);
+    }
+
+    #[inline(always)]
+    fn pop<B: Bus>(&mut self, bus: &B) -> u16 {
+        let lo = bus.read(self.sp);
+        let hi = bus.read(self.sp.wrapping_add(1));
+        self.sp = self.sp.wrapping_add(2);
+        pair(hi, lo)
+    }
+
+    // --- registers ----------------------------------------------------
+
+    #[inline(always)]
+    fn hl<const XX: u8>(&self) -> u16 {
+        match XX {
+            HL => pair(self.r8[RH], self.r8[RL]),
+            IX => self.ix,
+            _ => self.iy,
+        }
+    }
+
+    #[inline(always)]
+    fn set_hl<const XX: u8>(&mut self, v: u16) {
+        match XX {
+            HL => [self.r8[RH], self.r8[RL]] = v.to_be_bytes(),
+            IX => self.ix = v,
+            _ => self.iy = v,
+        }
+    }
+
+    /// Register `r` of an opcode's 3-bit field (B C D E H L - A; 6, the
+    /// memory operand, is not a register), H and L standing for the index
+    /// register's halves after a prefix.
+    #[inline(always)]
+    fn reg<const XX: u8>(&self, r: u8) -> u8 {
+        if XX == HL {
+            return self.r8[usize::from(r & 7)];
+        }
+        match r & 7 {
+            0 => self.r8[RB],
+            1 => self.r8[RC],
+            2 => self.r8[RD],
+            3 => self.r8[RE],
+            4 => (self.hl::<XX>() >> 8) as u8,
+            5 => self.hl::<XX>() as u8,
+            _ => self.r8[RA],
+        }
+    }
+
+    #[inline(always)]
+    fn set_reg<const XX: u8>(&mut self, r: u8, v: u8) {
+        if XX == HL {
+            self.r8[usize::from(r & 7)] = v;
+            return;
+        }
+        match r & 7 {
+            0 => self.r8[RB] = v,
+            1 => self.r8[RC] = v,
+            2 => self.r8[RD] = v,
+            3 => self.r8[RE] = v,
+            4 => {
+                let w = self.hl::<XX>();
+                self.set_hl::<XX>((w & 0x00FF) | (u16::from(v) << 8));
+            }
+            5 => {
+                let w = self.hl::<XX>();
+                self.set_hl::<XX>((w & 0xFF00) | u16::from(v));
+            }
+            _ => self.r8[RA] = v,
+        }
+    }
+
+    /// Register pair `p` of an opcode's 2-bit field (BC DE HL SP).
+    #[inline(always)]
+    fn rp<const XX: u8>(&self, p: u8) -> u16 {
+        match p & 3 {
+            0 => pair(self.r8[RB], self.r8[RC]),
+            1 => pair(self.r8[RD], self.r8[RE]),
+            2 => self.hl::<XX>(),
+            _ => self.sp,
+        }
+    }
+
+    #[inline(always)]
+    fn set_rp<const XX: u8>(&mut self, p: u8, v: u16) {
+        match p & 3 {
+            0 => [self.r8[RB], self.r8[RC]] = v.to_be_bytes(),
+            1 => [self.r8[RD], self.r8[RE]] = v.to_be_bytes(),
+            2 => self.set_hl::<XX>(v),
+            _ => self.sp = v,
+        }
+    }
+
+    /// The address of the memory operand: (HL), or (IX+d) with its
+    /// displacement fetched (8 T-states more, MEMPTR set).
+    #[inline(always)]
+    fn operand<const XX: u8, B: Bus>(&mut self, bus: &B) -> u16 {
+        if XX == HL {
+            pair(self.r8[RH], self.r8[RL])
+        } else {
+            let d = self.imm8(bus) as i8;
+            let addr = self.hl::<XX>().wrapping_add(d as u16);
+            self.memptr = addr;
+            self.tstates += 8;
+            addr
+        }
+    }
+
+    /// Sets the flags (after the instruction's T-states are counted).
+    #[inline(always)]
+    fn flags(&mut self, f: u8) {
+        self.r8[RF] = f;
+        self.q_at = self.tstates;
+    }
+
+    /// Q as `SCF` and `CCF` see it (before their T-states are counted):
+    /// flag bits 3 and 5 come from A, or from A | F if the instruction
+    /// before did not change the flags.
+    #[inline(always)]
+    fn q_xy(&self) -> u8 {
+        if self.q_at == self.tstates {
+            self.r8[RA]
+        } else {
+            self.r8[RA] | self.r8[RF]
+        }
+    }
+
+    #[inline(always)]
+    fn condition(&self, cc: u8) -> bool {
+        super::condition(self.r8[RF], cc)
+    }
+
+    // --- execution ----------------------------------------------------
+
+    /// Runs one instruction (with its prefixes).
+    #[inline(always)]
+    fn exec<B: Bus>(&mut self, bus: &mut B) {
+        let op = self.fetch_op(bus);
+        self.exec_main::<HL, B>(bus, op);
+    }
+
+    /// After a DD or FD prefix (4 T-states, one M1): the next opcode, which
+    /// may be another prefix. Q is forgotten at each prefix.
+    #[inline(never)]
+    fn exec_prefixed<B: Bus>(&mut self, bus: &mut B, mut xx: u8) {
+        loop {
+            self.tstates += 4;
+            let op = self.fetch_op(bus);
+            match op {
+                0xDD => xx = IX,
+                0xFD => xx = IY,
+                _ => {
+                    if xx == IX {
+                        self.exec_main::<IX, B>(bus, op)
+                    } else {
+                        self.exec_main::<IY, B>(bus, op)
+                    }
+                    return;
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn exec_main<const XX: u8, B: Bus>(&mut self, bus: &mut B, op: u8) {
+        match op {
+            0x00 => self.tstates += 4,
+            // LD rr,nn
+            0x01 | 0x11 | 0x21 | 0x31 => {
+                let v = self.imm16(bus);
+                self.set_rp::<XX>(op >> 4, v);
+                self.tstates += 10;
+            }
+            // LD (BC),A / LD (DE),A
+            0x02 | 0x12 => {
+                let addr = self.rp::<XX>(op >> 4);
+                bus.write(addr, self.r8[RA]);
+                self.memptr = pair(self.r8[RA], addr.wrapping_add(1) as u8);
+                self.tstates += 7;
+            }
+            // INC rr / DEC rr
+            0x03 | 0x13 | 0x23 | 0x33 => {
+                let v = self.rp::<XX>(op >> 4).wrapping_add(1);
+                self.set_rp::<XX>(op >> 4, v);
+                self.tstates += 6;
+            }
+            0x0B | 0x1B | 0x2B | 0x3B => {
+                let v = self.rp::<XX>(op >> 4).wrapping_sub(1);
+                self.set_rp::<XX>(op >> 4, v);
+                self.tstates += 6;
+            }
+            // INC r / DEC r
+            0x04 | 0x0C | 0x14 | 0x1C | 0x24 | 0x2C | 0x3C => {
+                let (v, f) = alu::inc8(self.reg::<XX>(op >> 3), self.r8[RF]);
+                self.set_reg::<XX>(op >> 3, v);
+                self.tstates += 4;
+                self.flags(f);
+            }
+            0x05 | 0x0D | 0x15 | 0x1D | 0x25 | 0x2D | 0x3D => {
+                let (v, f) = alu::dec8(self.reg::<XX>(op >> 3), self.r8[RF]);
+                self.set_reg::<XX>(op >> 3, v);
+                self.tstates += 4;
+                self.flags(f);
+            }
+            // INC (HL) / DEC (HL)
+            0x34 | 0x35 => {
+                let addr = self.operand::<XX, B>(bus);
+                let v = bus.read(addr);
+                let (v, f) = if op == 0x34 {
+                    alu::inc8(v, self.r8[RF])
+                } else {
+                    alu::dec8(v, self.r8[RF])
+                };
+                bus.write(addr, v);
+                self.tstates += 11;
+                self.flags(f);
+            }
+            // LD r,n
+            0x06 | 0x0E | 0x16 | 0x1E | 0x26 | 0x2E | 0x3E => {
+                let v = self.imm8(bus);
+                self.set_reg::<XX>(op >> 3, v);
+                self.tstates += 7;
+            }
+            // LD (HL),n: 10; LD (IX+d),n: 19 (the displacement overlaps).
+            0x36 => {
+                let addr = self.operand::<XX, B>(bus);
+                let v = self.imm8(bus);
+                bus.write(addr, v);
+                self.tstates += if XX == HL { 10 } else { 7 };
+            }
+            0x07 => {
+                self.r8[RA] = self.r8[RA].rotate_left(1);
+                self.tstates += 4;
+                self.flags((self.r8[RF] & (S | Z | PV)) | (self.r8[RA] & (XY | C)));
+            }
+            0x0F => {
+                let carry = self.r8[RA] & 1;
+                self.r8[RA] = self.r8[RA].rotate_right(1);
+                self.tstates += 4;
+                self.flags((self.r8[RF] & (S | Z | PV)) | (self.r8[RA] & XY) | carry);
+            }
+            0x17 => {
+                let carry = self.r8[RA] >> 7;
+                self.r8[RA] = (self.r8[RA] << 1) | (self.r8[RF] & C);
+                self.tstates += 4;
+                self.flags((self.r8[RF] & (S | Z | PV)) | (self.r8[RA] & XY) | carry);
+            }
+            0x1F => {
+                let carry = self.r8[RA] & 1;
+                self.r8[RA] = (self.r8[RA] >> 1) | (self.r8[RF] << 7);
+                self.tstates += 4;
+                self.flags((self.r8[RF] & (S | Z | PV)) | (self.r8[RA] & XY) | carry);
+            }
+            0x08 => {
+                let af = self.af();
+                [self.r8[RA], self.r8[RF]] = self.af_alt.to_be_bytes();
+                self.af_alt = af;
+                self.tstates += 4;
+            }
+            // ADD HL,rr
+            0x09 | 0x19 | 0x29 | 0x39 => {
+                let hl = self.hl::<XX>();
+                let (v, f) = alu::add16(hl, self.rp::<XX>(op >> 4), self.r8[RF]);
+                self.memptr = hl.wrapping_add(1);
+                self.set_hl::<XX>(v);
+                self.tstates += 11;
+                self.flags(f);
+            }
+            // LD A,(BC) / LD A,(DE)
+            0x0A | 0x1A => {
+                let addr = self.rp::<XX>(op >> 4);
+                self.r8[RA] = bus.read(addr);
+                self.memptr = addr.wrapping_add(1);
+                self.tstates += 7;
+            }
+            0x10 => {
+                self.r8[RB] = self.r8[RB].wrapping_sub(1);
+                if self.r8[RB] != 0 {
+                    self.jr(bus);
+                    self.tstates += 13;
+                } else {
+                    self.pc = self.pc.wrapping_add(1);
+                    self.tstates += 8;
+                }
+            }
+            0x18 => {
+                self.jr(bus);
+                self.tstates += 12;
+            }
+            0x20 | 0x28 | 0x30 | 0x38 => {
+                if self.condition((op >> 3) & 3) {
+                    self.jr(bus);
+                    self.tstates += 12;
+                } else {
+                    self.pc = self.pc.wrapping_add(1);
+                    self.tstates += 7;
+                }
+            }
+            // LD (nn),HL / LD HL,(nn)
+            0x22 => {
+                let addr = self.imm16(bus);
+                Self::write16(bus, addr, self.hl::<XX>());
+                self.memptr = addr.wrapping_add(1);
+                self.tstates += 16;
+            }
+            0x2A => {
+                let addr = self.imm16(bus);
+                let v = Self::read16(bus, addr);
+                self.set_hl::<XX>(v);
+                self.memptr = addr.wrapping_add(1);
+                self.tstates += 16;
+            }
+            0x27 => {
+                let (a, f) = alu::daa(self.r8[RA], self.r8[RF]);
+                self.r8[RA] = a;
+                self.tstates += 4;
+                self.flags(f);
+            }
+            0x2F => {
+                self.r8[RA] = !self.r8[RA];
+                self.tstates += 4;
+                self.flags((self.r8[RF] & (S | Z | PV | C)) | H | N | (self.r8[RA] & XY));
+            }
+            // LD (nn),A / LD A,(nn)
+            0x32 => {
+                let addr = self.imm16(bus);
+                bus.write(addr, self.r8[RA]);
+                self.memptr = pair(self.r8[RA], addr.wrapping_add(1) as u8);
+                self.tstates += 13;
+            }
+            0x3A => {
+                let addr = self.imm16(bus);
+                self.r8[RA] = bus.read(addr);
+                self.memptr = addr.wrapping_add(1);
+                self.tstates += 13;
+            }
+            0x37 => {
+                let xy = self.q_xy();
+                self.tstates += 4;
+                self.flags((self.r8[RF] & (S | Z | PV)) | (xy & XY) | C);
+            }
+            0x3F => {
+                let xy = self.q_xy();
+                let carry = self.r8[RF] & C;
+                self.tstates += 4;
+                self.flags((self.r8[RF] & (S | Z | PV)) | (xy & XY) | (carry << 4) | (carry ^ C));
+            }
+            0x76 => {
+                // PC stays on the HALT (past it once an interrupt comes).
+                self.pc = self.pc.wrapping_sub(1);
+                self.halted = true;
+                self.limit = 0;
+                self.tstates += 4;
+            }
+            // LD r,(HL)
+            0x46 | 0x4E | 0x56 | 0x5E | 0x66 | 0x6E | 0x7E => {
+                let addr = self.operand::<XX, B>(bus);
+                self.set_reg::<HL>(op >> 3, bus.read(addr));
+                self.tstates += 7;
+            }
+            // LD (HL),r
+            0x70..=0x77 => {
+                let addr = self.operand::<XX, B>(bus);
+                bus.write(addr, self.reg::<HL>(op));
+                self.tstates += 7;
+            }
+            // LD r,r'
+            0x40..=0x7F => {
+                let v = self.reg::<XX>(op);
+                self.set_reg::<XX>(op >> 3, v);
+                self.tstates += 4;
+            }
+            // ALU A,(HL)
+            0x86 | 0x8E | 0x96 | 0x9E | 0xA6 | 0xAE | 0xB6 | 0xBE => {
+                let addr = self.operand::<XX, B>(bus);
+                let v = bus.read(addr);
+                let (a, f) = alu::alu(op >> 3, self.r8[RA], v, self.r8[RF]);
+                self.r8[RA] = a;
+                self.tstates += 7;
+                self.flags(f);
+            }
+            // ALU A,r
+            0x80..=0xBF => {
+                let v = self.reg::<XX>(op);
+                let (a, f) = alu::alu(op >> 3, self.r8[RA], v, self.r8[RF]);
+                self.r8[RA] = a;
+                self.tstates += 4;
+                self.flags(f);
+            }
+            // RET cc
+            0xC0 | 0xC8 | 0xD0 | 0xD8 | 0xE0 | 0xE8 | 0xF0 | 0xF8 => {
+                if self.condition((op >> 3) & 7) {
+                    self.pc = self.pop(bus);
+                    self.memptr = self.pc;
+                    self.tstates += 11;
+                } else {
+                    self.tstates += 5;
+                }
+            }
+            // POP rr
+            0xC1 | 0xD1 | 0xE1 => {
+                let v = self.pop(bus);
+                self.set_rp::<XX>((op >> 4) & 3, v);
+                self.tstates += 10;
+            }
+            0xF1 => {
+                [self.r8[RA], self.r8[RF]] = self.pop(bus).to_be_bytes();
+                self.tstates += 10;
+            }
+            // JP cc,nn
+            0xC2 | 0xCA | 0xD2 | 0xDA | 0xE2 | 0xEA | 0xF2 | 0xFA => {
+                let addr = self.imm16(bus);
+                self.memptr = addr;
+                if self.condition((op >> 3) & 7) {
+                    self.pc = addr;
+                }
+                self.tstates += 10;
+            }
+            0xC3 => {
+                let addr = self.imm16(bus);
+                self.memptr = addr;
+                self.pc = addr;
+                self.tstates += 10;
+            }
+            // CALL cc,nn
+            0xC4 | 0xCC | 0xD4 | 0xDC | 0xE4 | 0xEC | 0xF4 | 0xFC => {
+                let addr = self.imm16(bus);
+                self.memptr = addr;
+                if self.condition((op >> 3) & 7) {
+                    self.push(bus, self.pc);
+                    self.pc = addr;
+                    self.tstates += 17;
+                } else {
+                    self.tstates += 10;
+                }
+            }
+            0xCD => {
+                let addr = self.imm16(bus);
+                self.push(bus, self.pc);
+                self.memptr = addr;
+                self.pc = addr;
+                self.tstates += 17;
+            }
+            // PUSH rr
+            0xC5 | 0xD5 | 0xE5 => {
+                let v = self.rp::<XX>((op >> 4) & 3);
+                self.push(bus, v);
+                self.tstates += 11;
+            }
+            0xF5 => {
+                self.push(bus, self.af());
+                self.tstates += 11;
+            }
+            // ALU A,n
+            0xC6 | 0xCE | 0xD6 | 0xDE | 0xE6 | 0xEE | 0xF6 | 0xFE => {
+                let v = self.imm8(bus);
+                let (a, f) = alu::alu(op >> 3, self.r8[RA], v, self.r8[RF]);
+                self.r8[RA] = a;
+                self.tstates += 7;
+                self.flags(f);
+            }
+            // RST p
+            0xC7 | 0xCF | 0xD7 | 0xDF | 0xE7 | 0xEF | 0xF7 | 0xFF => {
+                self.push(bus, self.pc);
+                self.pc = u16::from(op & 0x38);
+                self.memptr = self.pc;
+                self.tstates += 11;
+            }
+            0xC9 => {
+                self.pc = self.pop(bus);
+                self.memptr = self.pc;
+                self.tstates += 10;
+            }
+            0xCB => {
+                if XX == HL {
+                    self.exec_cb(bus);
+                } else {
+                    self.exec_index_cb::<XX, B>(bus);
+                }
+            }
+            0xD3 => {
+                let n = self.imm8(bus);
+                bus.output(pair(self.r8[RA], n), self.r8[RA]);
+                self.memptr = pair(self.r8[RA], n.wrapping_add(1));
+                self.tstates += 11;
+            }
+            0xDB => {
+                let n = self.imm8(bus);
+                let port = pair(self.r8[RA], n);
+                self.r8[RA] = bus.input(port);
+                self.memptr = port.wrapping_add(1);
+                self.tstates += 11;
+            }
+            0xD9 => {
+                let (bc, de, hl) = (pair(self.r8[RB], self.r8[RC]), pair(self.r8[RD], self.r8[RE]), pair(self.r8[RH], self.r8[RL]));
+                [self.r8[RB], self.r8[RC]] = self.bc_alt.to_be_bytes();
+                [self.r8[RD], self.r8[RE]] = self.de_alt.to_be_bytes();
+                [self.r8[RH], self.r8[RL]] = self.hl_alt.to_be_bytes();
+                (self.bc_alt, self.de_alt, self.hl_alt) = (bc, de, hl);
+                self.tstates += 4;
+            }
+            0xDD => self.exec_prefixed(bus, IX),
+            0xFD => self.exec_prefixed(bus, IY),
+            0xE3 => {
+                let v = Self::read16(bus, self.sp);
+                Self::write16(bus, self.sp, self.hl::<XX>());
+                self.set_hl::<XX>(v);
+                self.memptr = v;
+                self.tstates += 19;
+            }
+            0xE9 => {
+                self.pc = self.hl::<XX>();
+                self.tstates += 4;
+            }
+            0xEB => {
+                (self.r8[RD], self.r8[RE], self.r8[RH], self.r8[RL]) = (self.r8[RH], self.r8[RL], self.r8[RD], self.r8[RE]);
+                self.tstates += 4;
+            }
+            0xED => self.exec_ed(bus),
+            0xF3 => {
+                self.iff1 = false;
+                self.iff2 = false;
+                self.tstates += 4;
+            }
+            0xFB => {
+                self.iff1 = true;
+                self.iff2 = true;
+                self.tstates += 4;
+                self.ei_at = self.tstates;
+            }
+            0xF9 => {
+                self.sp = self.hl::<XX>();
+                self.tstates += 6;
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn jr<B: Bus>(&mut self, bus: &B) {
+        let e = self.imm8(bus) as i8;
+        self.pc = self.pc.wrapping_add(e as u16);
+        self.memptr = self.pc;
+    }
+
+    /// CB-prefixed: rotations, shifts, BIT, RES, SET on a register or (HL).
+    #[inline(never)]
+    fn exec_cb<B: Bus>(&mut self, bus: &mut B) {
+        let op = self.fetch_op(bus);
+        let r = op & 7;
+        let b = (op >> 3) & 7;
+        if r == 6 {
+            let addr = pair(self.r8[RH], self.r8[RL]);
+            let v = bus.read(addr);
+            match op >> 6 {
+                0 => {
+                    let (v, f) = alu::rot(b, v, self.r8[RF]);
+                    bus.write(addr, v);
+                    self.tstates += 15;
+                    self.flags(f);
+                }
+                1 => {
+                    let f = alu::bit(b, v, (self.memptr >> 8) as u8, self.r8[RF]);
+                    self.tstates += 12;
+                    self.flags(f);
+                }
+                2 => {
+                    bus.write(addr, v & !(1 << b));
+                    self.tstates += 15;
+                }
+                _ => {
+                    bus.write(addr, v | (1 << b));
+                    self.tstates += 15;
+                }
+            }
+        } else {
+            self.tstates += 8;
+            let v = self.reg::<HL>(r);
+            match op >> 6 {
+                0 => {
+                    let (v, f) = alu::rot(b, v, self.r8[RF]);
+                    self.set_reg::<HL>(r, v);
+                    self.flags(f);
+                }
+                1 => {
+                    let f = alu::bit(b, v, v, self.r8[RF]);
+                    self.flags(f);
+                }
+                2 => self.set_reg::<HL>(r, v & !(1 << b)),
+                _ => self.set_reg::<HL>(r, v | (1 << b)),
+            }
+        }
+    }
+
+    /// DD CB d op / FD CB d op: the operation on (IX+d); the displacement
+    /// and the opcode are read as data (no M1, no R). Outside `BIT`, a
+    /// register field other than 6 also receives the result.
+    #[inline(never)]
+    fn exec_index_cb<const XX: u8, B: Bus>(&mut self, bus: &mut B) {
+        let d = self.imm8(bus) as i8;
+        let op = self.imm8(bus);
+        let addr = self.hl::<XX>().wrapping_add(d as u16);
+        self.memptr = addr;
+        let v = bus.read(addr);
+        let b = (op >> 3) & 7;
+        // 4 (DD) + 19, or 16 for BIT.
+        self.tstates += if op >> 6 == 1 { 16 } else { 19 };
+        let result = match op >> 6 {
+            0 => {
+                let (v, f) = alu::rot(b, v, self.r8[RF]);
+                self.flags(f);
+                v
+            }
+            1 => {
+                let f = alu::bit(b, v, (addr >> 8) as u8, self.r8[RF]);
+                self.flags(f);
+                return;
+            }
+            2 => v & !(1 << b),
+            _ => v | (1 << b),
+        };
+        bus.write(addr, result);
+        if op & 7 != 6 {
+            self.set_reg::<HL>(op, result);
+        }
+    }
+
+    /// ED-prefixed. Opcodes the manual leaves out run as their
+    /// undocumented twins (NEG, RETN, IM) or as 8 T-state NOPs.
+    #[inline(never)]
+    fn exec_ed<B: Bus>(&mut self, bus: &mut B) {
+        let op = self.fetch_op(bus);
+        match op {
+            // IN r,(C) (70: IN F,(C), flags only)
+            0x40 | 0x48 | 0x50 | 0x58 | 0x60 | 0x68 | 0x70 | 0x78 => {
+                let bc = pair(self.r8[RB], self.r8[RC]);
+                let v = bus.input(bc);
+                self.memptr = bc.wrapping_add(1);
+                if op != 0x70 {
+                    self.set_reg::<HL>(op >> 3, v);
+                }
+                self.tstates += 12;
+                self.flags(SZXYP[usize::from(v)] | (self.r8[RF] & C));
+            }
+            // OUT (C),r (71: OUT (C),0 on the NMOS Z80)
+            0x41 | 0x49 | 0x51 | 0x59 | 0x61 | 0x69 | 0x71 | 0x79 => {
+                let bc = pair(self.r8[RB], self.r8[RC]);
+                let v = if op == 0x71 {
+                    0
+                } else {
+                    self.reg::<HL>(op >> 3)
+                };
+                bus.output(bc, v);
+                self.memptr = bc.wrapping_add(1);
+                self.tstates += 12;
+            }
+            // SBC HL,rr / ADC HL,rr
+            0x42 | 0x52 | 0x62 | 0x72 | 0x4A | 0x5A | 0x6A | 0x7A => {
+                let hl = pair(self.r8[RH], self.r8[RL]);
+                let v = self.rp::<HL>(op >> 4);
+                let (r, f) = if op & 8 == 0 {
+                    alu::sbc16(hl, v, self.r8[RF])
+                } else {
+                    alu::adc16(hl, v, self.r8[RF])
+                };
+                self.memptr = hl.wrapping_add(1);
+                [self.r8[RH], self.r8[RL]] = r.to_be_bytes();
+                self.tstates += 15;
+                self.flags(f);
+            }
+            // LD (nn),rr / LD rr,(nn)
+            0x43 | 0x53 | 0x63 | 0x73 => {
+                let addr = self.imm16(bus);
+                Self::write16(bus, addr, self.rp::<HL>(op >> 4));
+                self.memptr = addr.wrapping_add(1);
+                self.tstates += 20;
+            }
+            0x4B | 0x5B | 0x6B | 0x7B => {
+                let addr = self.imm16(bus);
+                let v = Self::read16(bus, addr);
+                self.set_rp::<HL>(op >> 4, v);
+                self.memptr = addr.wrapping_add(1);
+                self.tstates += 20;
+            }
+            // NEG
+            0x44 | 0x4C | 0x54 | 0x5C | 0x64 | 0x6C | 0x74 | 0x7C => {
+                let (a, f) = alu::sub8(0, self.r8[RA], 0);
+                self.r8[RA] = a;
+                self.tstates += 8;
+                self.flags(f);
+            }
+            // RETN / RETI
+            0x45 | 0x4D | 0x55 | 0x5D | 0x65 | 0x6D | 0x75 | 0x7D => {
+                self.iff1 = self.iff2;
+                self.pc = self.pop(bus);
+                self.memptr = self.pc;
+                self.tstates += 14;
+            }
+            // IM 0 / 1 / 2
+            0x46 | 0x4E | 0x66 | 0x6E => {
+                self.im = 0;
+                self.tstates += 8;
+            }
+            0x56 | 0x76 => {
+                self.im = 1;
+                self.tstates += 8;
+            }
+            0x5E | 0x7E => {
+                self.im = 2;
+                self.tstates += 8;
+            }
+            0x47 => {
+                self.i = self.r8[RA];
+                self.tstates += 9;
+            }
+            0x4F => {
+                self.set_r(self.r8[RA]);
+                self.tstates += 9;
+            }
+            0x57 | 0x5F => {
+                let v = if op == 0x57 { self.i } else { self.get_r() };
+                self.r8[RA] = v;
+                let pv = if self.iff2 { PV } else { 0 };
+                self.tstates += 9;
+                self.flags(SZXY[usize::from(v)] | pv | (self.r8[RF] & C));
+            }
+            // RRD / RLD
+            0x67 | 0x6F => {
+                let hl = pair(self.r8[RH], self.r8[RL]);
+                let m = bus.read(hl);
+                let (a, m) = if op == 0x67 {
+                    ((self.r8[RA] & 0xF0) | (m & 0x0F), (self.r8[RA] << 4) | (m >> 4))
+                } else {
+                    ((self.r8[RA] & 0xF0) | (m >> 4), (m << 4) | (self.r8[RA] & 0x0F))
+                };
+                bus.write(hl, m);
+                self.r8[RA] = a;
+                self.memptr = hl.wrapping_add(1);
+                self.tstates += 18;
+                self.flags(SZXYP[usize::from(a)] | (self.r8[RF] & C));
+            }
+            0xA0 | 0xA8 | 0xB0 | 0xB8 => self.block_ld(bus, op),
+            0xA1 | 0xA9 | 0xB1 | 0xB9 => self.block_cp(bus, op),
+            0xA2 | 0xAA | 0xB2 | 0xBA => self.block_in(bus, op),
+            0xA3 | 0xAB | 0xB3 | 0xBB => self.block_out(bus, op),
+            _ => self.tstates += 8,
+        }
+    }
+
+    /// +1 for the incrementing block instructions, -1 (wrapping) for the
+    /// decrementing ones (bit 3 of the opcode).
+    fn delta(op: u8) -> u16 {
+        if op & 8 == 0 { 1 } else { 0xFFFF }
+    }
+
+    /// The PC of a repeating block instruction about to run again (its
+    /// first byte), with MEMPTR one past it.
+    fn repeat(&mut self) {
+        self.pc = self.pc.wrapping_sub(2);
+        self.memptr = self.pc.wrapping_add(1);
+        self.tstates += 5;
+    }
+
+    /// LDI LDD LDIR LDDR: 16 T-states, 21 for a repetition.
+    fn block_ld<B: Bus>(&mut self, bus: &mut B, op: u8) {
+        let delta = Self::delta(op);
+        let hl = pair(self.r8[RH], self.r8[RL]);
+        let de = pair(self.r8[RD], self.r8[RE]);
+        let v = bus.read(hl);
+        bus.write(de, v);
+        [self.r8[RH], self.r8[RL]] = hl.wrapping_add(delta).to_be_bytes();
+        [self.r8[RD], self.r8[RE]] = de.wrapping_add(delta).to_be_bytes();
+        let bc = pair(self.r8[RB], self.r8[RC]).wrapping_sub(1);
+        [self.r8[RB], self.r8[RC]] = bc.to_be_bytes();
+        let n = v.wrapping_add(self.r8[RA]);
+        let pv = if bc != 0 { PV } else { 0 };
+        self.tstates += 16;
+        if op & 0x10 != 0 && bc != 0 {
+            self.repeat();
+        }
+        self.flags((self.r8[RF] & (S | Z | C)) | (n & X) | ((n << 4) & Y) | pv);
+    }
+
+    /// CPI CPD CPIR CPDR: 16 T-states, 21 for a repetition.
+    fn block_cp<B: Bus>(&mut self, bus: &mut B, op: u8) {
+        let delta = Self::delta(op);
+        let hl = pair(self.r8[RH], self.r8[RL]);
+        let v = bus.read(hl);
+        [self.r8[RH], self.r8[RL]] = hl.wrapping_add(delta).to_be_bytes();
+        let bc = pair(self.r8[RB], self.r8[RC]).wrapping_sub(1);
+        [self.r8[RB], self.r8[RC]] = bc.to_be_bytes();
+        let r = self.r8[RA].wrapping_sub(v);
+        let half = (self.r8[RA] ^ v ^ r) & H;
+        let n = r.wrapping_sub(half >> 4);
+        let pv = if bc != 0 { PV } else { 0 };
+        self.tstates += 16;
+        if op & 0x10 != 0 && bc != 0 && r != 0 {
+            self.repeat();
+        } else {
+            self.memptr = self.memptr.wrapping_add(delta);
+        }
+        self.flags(
+            (self.r8[RF] & C) | N | half | (SZXY[usize::from(r)] & (S | Z)) | pv | (n & X) | ((n << 4) & Y),
+        );
+    }
+
+    /// Flags of INI/IND/OUTI/OUTD (Young's: S Z Y X of B, N from bit 7 of
+    /// the byte, H and C from `byte + k` overflowing, P/V the parity of
+    /// `((byte + k) & 7) ^ B`).
+    fn block_io_flags(&mut self, v: u8, k: u8) {
+        let (sum, over) = v.overflowing_add(k);
+        let hc = if over { H | C } else { 0 };
+        let nf = if v & 0x80 != 0 { N } else { 0 };
+        let p = SZXYP[usize::from((sum & 7) ^ self.r8[RB])] & PV;
+        self.flags(SZXY[usize::from(self.r8[RB])] | nf | hc | p);
+    }
+
+    /// INI IND INIR INDR: 16 T-states, 21 for a repetition.
+    fn block_in<B: Bus>(&mut self, bus: &mut B, op: u8) {
+        let delta = Self::delta(op);
+        let bc = pair(self.r8[RB], self.r8[RC]);
+        let v = bus.input(bc);
+        let hl = pair(self.r8[RH], self.r8[RL]);
+        bus.write(hl, v);
+        self.memptr = bc.wrapping_add(delta);
+        self.r8[RB] = self.r8[RB].wrapping_sub(1);
+        [self.r8[RH], self.r8[RL]] = hl.wrapping_add(delta).to_be_bytes();
+        self.tstates += 16;
+        if op & 0x10 != 0 && self.r8[RB] != 0 {
+            self.pc = self.pc.wrapping_sub(2);
+            self.tstates += 5;
+        }
+        self.block_io_flags(v, self.r8[RC].wrapping_add(delta as u8));
+    }
+
+    /// OUTI OUTD OTIR OTDR: 16 T-states, 21 for a repetition.
+    fn block_out<B: Bus>(&mut self, bus: &mut B, op: u8) {
+        let delta = Self::delta(op);
+        let hl = pair(self.r8[RH], self.r8[RL]);
+        let v = bus.read(hl);
+        self.r8[RB] = self.r8[RB].wrapping_sub(1);
+        let hl1 = hl.wrapping_add(delta);
+        let bc = pair(self.r8[RB], self.r8[RC]);
+        self.memptr = bc.wrapping_add(delta);
+        bus.output(bc, v);
+        [self.r8[RH], self.r8[RL]] = hl1.to_be_bytes();
+        self.tstates += 16;
+        if op & 0x10 != 0 && self.r8[RB] != 0 {
+            self.pc = self.pc.wrapping_sub(2);
+            self.tstates += 5;
+        }
+        self.block_io_flags(v, hl1 as u8);
+    }
+}
+
+#[inline(always)]
+fn pair(hi: u8, lo: u8) -> u16 {
+    u16::from_be_bytes([hi, lo])
+}
