@@ -17,8 +17,9 @@
 # well past depth 1; the clock changes only what the hash table holds.
 #
 # Draughts: samuel-f8 at Level (minimum plies) 1, 2, 3, 4, 6 and 8, Level 1
-# diluted by half, Draughts 1K, Toni Baker's draughts and the random mover,
-# a round robin, anchored at random = 0.
+# diluted 75%, 50% and 25% (the rungs between random and Level 1), Draughts
+# 1K, Toni Baker's draughts and the random mover, a round robin, anchored at
+# random = 0.
 #
 # Usage: scripts/ladder.sh [OUT_DIR] [SCALE]
 #   OUT_DIR  where the PGN/PDN files and tables go (default ladder/)
@@ -80,7 +81,8 @@ for e in $retro; do
   done
 done
 
-set -- -e random -e "samuel-f8,option.Level=1,dilute=0.5"
+set -- -e random
+for p in 0.75 0.5 0.25; do set -- "$@" -e "samuel-f8,option.Level=1,dilute=$p"; done
 for l in 1 2 3 4 6 8; do set -- "$@" -e "samuel-f8,option.Level=$l"; done
 play draughts 40 draughts "$@" -e draughts-1k -e baker-draughts
 

@@ -417,6 +417,61 @@ mod tests {
     }
 
     #[test]
+    fn ladder_specs_parse() {
+        let d: PlayerSpec = "cmd=/usr/games/stockfish,proto=uci,nodes=5000,name=SF,dilute=0.25"
+            .parse()
+            .unwrap();
+        let PlayerSpec::Diluted { ppm, inner } = &d else {
+            panic!("{d:?}")
+        };
+        assert_eq!(*ppm, 250_000);
+        assert!(matches!(
+            **inner,
+            PlayerSpec::External {
+                nodes: Some(5000),
+                ..
+            }
+        ));
+        assert_eq!(d.name(), "SF diluted 25%");
+        assert!(!d.is_retro());
+        let s: PlayerSpec = "samuel-f8,option.Level=3".parse().unwrap();
+        assert_eq!(s.name(), "Samuel F8 checkers Level=3");
+        assert!(s.is_retro());
+        assert_eq!(
+            "random,dilute=1".parse::<PlayerSpec>().unwrap().name(),
+            "Random mover diluted 100%"
+        );
+        for (spec, message) in [
+            (
+                "random,dilute=1.5",
+                "dilute=1.5: not a probability from 0 to 1",
+            ),
+            ("random,dilute=0.1,dilute=0.2", "dilute= twice"),
+            ("cmd=x,proto=xboard,nodes=10", "nodes= is for UCI engines"),
+            ("cmd=x,proto=uci,nodes=0", "nodes=0: not a positive number"),
+            (
+                "samuel-f8,option.Depth=3",
+                "samuel-f8 has no option \"Depth\" (it has: Level)",
+            ),
+            (
+                "samuel-f8,option.Level=99",
+                "option Level: \"99\" is not a number from 1 to 15",
+            ),
+            (
+                "chesskelet,option.Level=1",
+                "chesskelet has no option \"Level\" (it has: none)",
+            ),
+            (
+                "1k-zx-chess,colour=red",
+                "unknown setting \"colour\" of 1k-zx-chess",
+            ),
+        ] {
+            let e = spec.parse::<PlayerSpec>().unwrap_err();
+            assert!(e.contains(message), "{spec}: {e}");
+        }
+    }
+
+    #[test]
     fn specs_parse() {
         assert_eq!("random".parse::<PlayerSpec>(), Ok(PlayerSpec::Random));
         assert_eq!(
