@@ -246,7 +246,6 @@ impl fmt::Display for IllegalPolicy {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engines;
 
     #[test]
     fn options_parse_and_refuse() {

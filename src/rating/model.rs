@@ -280,8 +280,9 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
         for row in col + 1..n {
             let f = a[row][col] / a[col][col];
             if f != 0.0 {
-                for k in col..n {
-                    a[row][k] -= f * a[col][k];
+                let pivot_row = a[col].clone();
+                for (x, p) in a[row][col..n].iter_mut().zip(&pivot_row[col..n]) {
+                    *x -= f * p;
                 }
                 b[row] -= f * b[col];
             }
