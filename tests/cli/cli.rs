@@ -338,3 +338,58 @@ fn play_png_dir_and_screen_png_picture_the_same_game() {
     assert!(err.contains("e7e4: illegal move"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 19: Toni Baker's program as printed and as mended are kept apart
+/// wherever a user looks: `engines`, the Hub's `id name`, the PDN
+/// `White`/`Black` names, and the match table.
+#[test]
+fn baker_printed_and_mended_are_kept_apart() {
+    let (ok, out, err) = run(&["engines"], "");
+    assert!(ok, "{err}");
+    let line = |id: &str| {
+        out.lines()
+            .find(|l| l.split_whitespace().next() == Some(id))
+            .unwrap_or_else(|| panic!("no {id} in {out}"))
+            .to_string()
+    };
+    assert!(line("baker-draughts").contains("(as printed)"), "{out}");
+    assert!(line("baker-draughts-mended").contains("(mended)"), "{out}");
+    for (id, says) in [
+        ("baker-draughts", "(as printed)"),
+        ("baker-draughts-mended", "(mended)"),
+    ] {
+        let (ok, out, err) = run(&["hub", "--engine", id], "hub\nquit\n");
+        assert!(ok, "{err}");
+        let id_line = out.lines().find(|l| l.starts_with("id ")).unwrap();
+        assert!(id_line.contains(says), "{id}: {id_line}");
+    }
+    let pdn = common::temp_file("baker-apart.pdn", b"");
+    let (ok, out, err) = run(
+        &[
+            "match",
+            "--game",
+            "draughts",
+            "--engine",
+            "baker-draughts",
+            "--engine",
+            "baker-draughts-mended",
+            "--games",
+            "2",
+            "--pgn",
+            pdn.to_str().unwrap(),
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("(as printed)") && out.contains("(mended)"),
+        "{out}"
+    );
+    let games = std::fs::read_to_string(&pdn).unwrap();
+    for side in ["White", "Black"] {
+        for says in ["(as printed)", "(mended)"] {
+            let tag = format!("[{side} \"Toni Baker's ZX81 draughts {says}\"]");
+            assert!(games.contains(&tag), "{tag}: {games}");
+        }
+    }
+}
