@@ -477,9 +477,13 @@ fn median_ms(counts: &BTreeMap<u64, u64>) -> Option<u64> {
 pub fn table(standings: &[Standing], seed: u64) -> String {
     let ratings = rating_of(standings, seed);
     let mut s = String::new();
+    let width = standings
+        .iter()
+        .map(|st| st.name.chars().count())
+        .fold(28, usize::max);
     let _ = writeln!(
         s,
-        "{:<28} {:>5} {:>4} {:>4} {:>4} {:>6} {:>6} {:>11} {:>6}  {:>9}  illegal moves",
+        "{:<width$} {:>5} {:>4} {:>4} {:>4} {:>6} {:>6} {:>11} {:>6}  {:>9}  illegal moves",
         "engine", "games", "W", "D", "L", "score", "Elo", "95% CI", "LOS", "auth. s"
     );
     for (i, st) in standings.iter().enumerate() {
@@ -516,7 +520,7 @@ pub fn table(standings: &[Standing], seed: u64) -> String {
         };
         let _ = writeln!(
             s,
-            "{:<28} {:>5} {:>4} {:>4} {:>4} {:>6} {:>6} {:>11} {:>6}  {:>9}  {illegal}",
+            "{:<width$} {:>5} {:>4} {:>4} {:>4} {:>6} {:>6} {:>11} {:>6}  {:>9}  {illegal}",
             st.name,
             w.games(),
             w.wins,
