@@ -1,5 +1,4 @@
-//! The options every front end offers (the seed, or `random` for a fresh
-//! one each game; the driver's declared
+//! The options every front end offers (the seed, the driver's declared
 //! options, `IllegalMoves`, `AuthenticTiming`, `TimeScale`, `ShowScreen`),
 //! with their current values, and the engine's display name.
 
@@ -41,6 +40,28 @@ pub struct Settings {
 /// The largest seed GUIs can set (UCI spins are 32-bit in many GUIs).
 pub const SEED_MAX: u64 = 2_147_483_647;
 pub const TIME_SCALE_MAX: u32 = 10_000;
+
+impl Settings {
+    /// At a new game: with `Seed` `random`, a seed drawn afresh (from the
+    /// clock and the process's hash keys, as a real machine's FRAMES held
+    /// whatever it held), now the engine's; `None` otherwise (the default:
+    /// the same seed, the same game).
+    pub fn next_game_seed(&mut self) -> Option<u64> {
+        use std::hash::{BuildHasher, Hasher};
+        if !self.fresh_seed {
+            return None;
+        }
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos()),
+        );
+        let seed = crate::machine::SplitMix64::new(h.finish()).next_u64() % (SEED_MAX + 1);
+        self.engine.seed = seed;
+        Some(seed)
+    }
+}
 
 /// What changing an option needs.
 #[derive(Debug, PartialEq, Eq)]
@@ -123,26 +144,6 @@ impl Settings {
             specs.push(check("ShowScreen", self.show_screen));
         }
         specs
-    }
-
-    /// At a new game: with `Seed` `random`, a seed drawn afresh (from the
-    /// clock and the process's hash keys, as a real machine's FRAMES held
-    /// whatever it held), now the engine's; `None` otherwise (the default:
-    /// the same seed, the same game).
-    pub fn next_game_seed(&mut self) -> Option<u64> {
-        use std::hash::{BuildHasher, Hasher};
-        if !self.fresh_seed {
-            return None;
-        }
-        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-        h.write_u128(
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos()),
-        );
-        let seed = crate::machine::SplitMix64::new(h.finish()).next_u64() % (SEED_MAX + 1);
-        self.engine.seed = seed;
-        Some(seed)
     }
 
     /// Sets option `name` (case-insensitive, as UCI allows) to `value`.
@@ -245,7 +246,6 @@ impl fmt::Display for IllegalPolicy {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engines;
 
     #[test]
     fn options_parse_and_refuse() {

@@ -280,8 +280,8 @@ fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
         for row in col + 1..n {
             let f = a[row][col] / a[col][col];
             if f != 0.0 {
-                let (upper, lower) = a.split_at_mut(row);
-                for (x, p) in lower[0][col..].iter_mut().zip(&upper[col][col..]) {
+                let pivot_row = a[col].clone();
+                for (x, p) in a[row][col..n].iter_mut().zip(&pivot_row[col..n]) {
                     *x -= f * p;
                 }
                 b[row] -= f * b[col];

@@ -468,7 +468,8 @@ fn median_ms(counts: &BTreeMap<u64, u64>) -> Option<u64> {
     })
 }
 
-/// The final table, one line per player: wins, draws and losses; the
+/// The final table, one line per player (the names' column as wide as
+/// the longest name, at least 28): wins, draws and losses; the
 /// rating of every player jointly by `crate::rating` (Bradley–Terry with a
 /// draw parameter, 2 virtual draws a pair so a clean sweep stays finite,
 /// mean 0), its 95% interval (`lo..hi`, 1000 bootstrap resamples of the

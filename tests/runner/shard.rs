@@ -85,7 +85,7 @@ fn four_shards_under_gnu_parallel_are_the_unsharded_match_game_for_game() {
         assert!(ok, "{err}");
         out
     };
-    let (one, four) = (rate(&[full_s.clone()]), rate(&files));
+    let (one, four) = (rate(std::slice::from_ref(&full_s)), rate(&files));
     assert_eq!(one, four);
     eprintln!("24 games, 4 shards of 6, merged standings:\n{four}");
 }
