@@ -372,9 +372,12 @@ pub enum GameKind {
 /// game it plays.
 #[derive(Clone, Copy)]
 pub enum Create {
-    Chess(fn(&EngineOptions) -> Result<Box<dyn Engine<ChessRules>>, EngineError>),
-    Draughts(fn(&EngineOptions) -> Result<Box<dyn Engine<Draughts>>, EngineError>),
+    Chess(Maker<ChessRules>),
+    Draughts(Maker<Draughts>),
 }
+
+/// A function creating an engine of the game of `R` from the options.
+pub type Maker<R> = fn(&EngineOptions) -> Result<Box<dyn Engine<R>>, EngineError>;
 
 /// A built-in engine, as listed before it is loaded: its one declaration.
 /// Each driver file declares its own (`ENTRIES`); [`REGISTRY`] lists the
@@ -400,7 +403,7 @@ impl Entry {
     pub const fn chess(
         info: &'static EngineInfo,
         options: fn() -> Vec<OptionSpec>,
-        create: fn(&EngineOptions) -> Result<Box<dyn Engine<ChessRules>>, EngineError>,
+        create: Maker<ChessRules>,
     ) -> Entry {
         Entry {
             info,
@@ -416,7 +419,7 @@ impl Entry {
     pub const fn draughts(
         info: &'static EngineInfo,
         options: fn() -> Vec<OptionSpec>,
-        create: fn(&EngineOptions) -> Result<Box<dyn Engine<Draughts>>, EngineError>,
+        create: Maker<Draughts>,
     ) -> Entry {
         Entry {
             info,
