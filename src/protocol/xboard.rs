@@ -623,7 +623,7 @@ impl Xboard {
         match (&verdict.send, &verdict.problem, &reply.played) {
             (Some(m), None, _) => {
                 lines.push(format!("move {m}"));
-                if let Some(legal) = verdict.legal.clone() {
+                if let Some(legal) = verdict.legal {
                     self.game.push(legal);
                 }
                 if let Some(ending) = self.game.ending() {
