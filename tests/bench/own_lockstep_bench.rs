@@ -50,7 +50,11 @@ fn play<R: Catalogue + Clone>(rules: R, id: &str, replies: usize, engine_first: 
     let engine_side = |first: bool| if first == engine_first { 0 } else { 1 };
     let mut done = 0;
     while done < replies {
-        let side = if game.turn() == rules.first_side() { engine_side(true) } else { engine_side(false) };
+        let side = if game.turn() == rules.first_side() {
+            engine_side(true)
+        } else {
+            engine_side(false)
+        };
         if game.ending().is_some() || game.moves().len() >= 200 {
             game = Game::initial(rules.clone());
             engine.new_game().unwrap();
@@ -118,7 +122,11 @@ fn own_lockstep_agrees_over_every_programs_searches_both_colours() {
             }
             println!(
                 "{id} ({}): {replies} positions, {} instructions, {} distinct opcodes (by prefix: {prefixes:?}), {} divergences",
-                if engine_first { "moving first" } else { "moving second" },
+                if engine_first {
+                    "moving first"
+                } else {
+                    "moving second"
+                },
                 report.instructions,
                 report.opcodes.len(),
                 report.divergences
@@ -138,6 +146,9 @@ fn own_lockstep_agrees_over_every_programs_searches_both_colours() {
     println!(
         "all: {instructions} instructions compared, {} distinct opcodes (by prefix: {prefixes:?}): {}",
         all.len(),
-        all.iter().map(|o| o.to_string()).collect::<Vec<_>>().join(", ")
+        all.iter()
+            .map(|o| o.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
     );
 }
