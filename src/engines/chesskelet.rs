@@ -962,3 +962,143 @@ impl Program for Skeleton {
         true
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::fen::Fen;
+    use shakmaty::{CastlingMode, Move};
+
+    fn pos(fen: &str) -> Chess {
+        fen.parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap()
+    }
+
+    fn game(moves: &[&str]) -> Game<ChessRules> {
+        let mut g = Game::initial(ChessRules);
+        for m in moves {
+            let wire: UciMove = m.parse().unwrap();
+            assert!(
+                matches!(g.play_wire(&wire), crate::rules::Verdict::Legal(_)),
+                "{m}"
+            );
+        }
+        g
+    }
+
+    #[test]
+    fn squares_turn_round_for_black_and_back() {
+        assert_eq!(view_square(Square::A8, Color::White), 0x00);
+        assert_eq!(view_square(Square::H1, Color::White), 0x77);
+        assert_eq!(view_square(Square::E2, Color::White), 0x64);
+        assert_eq!(view_square(Square::E2, Color::Black), 0x77 - 0x64);
+        assert_eq!(square_keys(view_square(Square::E2, Color::White)), "e2");
+        assert_eq!(square_keys(view_square(Square::E2, Color::Black)), "d7");
+        for i in 0..64 {
+            let sq = Square::new(i);
+            for view in [Color::White, Color::Black] {
+                assert_eq!(real_square(view_square(sq, view), view), Some(sq));
+            }
+        }
+        // The 0x88 gaps of the 16-wide page are off the board.
+        assert_eq!(real_square(0x08, Color::White), None);
+        assert_eq!(real_square(0x80, Color::Black), None);
+    }
+
+    #[test]
+    fn the_board_page_decodes_to_the_printed_board() {
+        let p = pos("r3k2r/1P6/8/3pP3/8/8/8/R3K2R w KQkq d6 0 1");
+        for view in [Color::White, Color::Black] {
+            let page = board_page(&p, view);
+            assert_eq!(page_letters(&page), printed_board(&p, view));
+        }
+        let page = board_page(&Chess::default(), Color::White);
+        assert_eq!(
+            page[0x74],
+            22 | 0x20,
+            "White's king on e1, the side to move"
+        );
+        assert_eq!(page[0x04], 22, "Black's king on e8");
+        assert_eq!(page[0x08], 0, "off the board");
+    }
+
+    #[test]
+    fn moves_are_read_from_the_printed_boards() {
+        // The computer (lower case) plays Black; the person sees White's view.
+        let before = printed_board(&pos("r3k3/1p6/8/8/8/8/8/4K3 b q - 0 1"), Color::White);
+        let after_move = printed_board(&pos("r3k3/8/1p6/8/8/8/8/4K3 w q - 0 2"), Color::White);
+        assert_eq!(
+            move_from_boards(&before, &after_move, Color::White),
+            Ok("b7b6".parse().unwrap())
+        );
+        // Castling: two squares emptied, two filled; the king's pair is the move.
+        let castled = printed_board(&pos("2kr4/1p6/8/8/8/8/8/4K3 w - - 1 2"), Color::White);
+        assert_eq!(
+            move_from_boards(&before, &castled, Color::White),
+            Ok("e8c8".parse().unwrap())
+        );
+        // A pawn that arrives as a queen.
+        let before = printed_board(&pos("4k3/8/8/8/8/8/p7/4K3 b - - 0 1"), Color::White);
+        let after = printed_board(&pos("4k3/8/8/8/8/8/8/q3K3 w - - 0 2"), Color::White);
+        assert_eq!(
+            move_from_boards(&before, &after, Color::White),
+            Ok("a2a1q".parse().unwrap())
+        );
+        assert!(move_from_boards(&before, &before, Color::White).is_err());
+        let mut odd = after;
+        odd[7][0] = 'r';
+        assert!(
+            move_from_boards(&before, &odd, Color::White).is_err(),
+            "a pawn left, a rook arrived"
+        );
+    }
+
+    #[test]
+    fn evaluations_map_to_centipawns() {
+        assert_eq!(centipawns(128), 0);
+        assert_eq!(centipawns(136), 100, "a pawn: 2 units, times 4");
+        assert_eq!(centipawns(120), -100);
+    }
+
+    #[test]
+    fn the_keys_continue_the_machines_game_or_say_why_not() {
+        let mut full = Skeleton::new(&BUILDS[0], EngineOptions::default()).unwrap();
+        let fresh = full.booted_track();
+        // The person (White) moved first: the program takes the move.
+        assert_eq!(
+            full.keys(fresh.as_ref(), &game(&["e2e4"])),
+            Ok("e2e4".into())
+        );
+        // The program to move first: the full build's own side switch.
+        assert_eq!(full.keys(fresh.as_ref(), &game(&[])), Ok("s".into()));
+        let not = Err("the position does not continue the machine's game".to_string());
+        assert_eq!(full.keys(None, &game(&["e2e4"])), not);
+        assert_eq!(full.keys(fresh.as_ref(), &game(&["e2e4", "e7e5"])), not);
+        // A program that played Black: the person's keys in the person's view.
+        let track = Track {
+            root: Chess::default(),
+            moves: game(&["e2e4", "e7e5"]).moves().to_vec(),
+            engine: Some(Color::Black),
+        };
+        assert_eq!(
+            full.keys(Some(&track), &game(&["e2e4", "e7e5", "g1f3"])),
+            Ok("g1f3".into())
+        );
+        let played: Vec<Move> = game(&["e2e4", "e7e5", "g1f3"]).moves().to_vec();
+        let white = Track {
+            root: Chess::default(),
+            moves: played[..1].to_vec(),
+            engine: Some(Color::White),
+        };
+        // The person plays Black: the keys are rotated into its view.
+        assert_eq!(
+            full.keys(Some(&white), &game(&["e2e4", "e7e5"])),
+            Ok("d2d4".into())
+        );
+        let mut lite = Skeleton::new(&BUILDS[1], EngineOptions::default()).unwrap();
+        let fresh = lite.booted_track();
+        assert_eq!(lite.keys(fresh.as_ref(), &game(&[])), not, "no `s` key");
+    }
+}

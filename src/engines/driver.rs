@@ -437,6 +437,10 @@ impl<P: Program> Engine<P::Rules> for Driver<P> {
         Some(self.program.host().screen())
     }
 
+    fn display(&mut self) -> Option<crate::machine::Display> {
+        Some(self.program.host().display())
+    }
+
     fn raw_rate(&mut self, pos: &<P::Rules as Rules>::Position) -> Option<RateSample> {
         let sample = self.program.raw_rate(pos);
         self.track = None;
@@ -455,5 +459,77 @@ impl<P: Program> Deref for Driver<P> {
 impl<P: Program> DerefMut for Driver<P> {
     fn deref_mut(&mut self) -> &mut P {
         &mut self.program
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engines::onek::{OneKZxChess, VARIANTS};
+    use crate::rules::chess::ChessRules;
+    use shakmaty::uci::UciMove;
+
+    fn game(moves: &[&str]) -> Game<ChessRules> {
+        let mut g = Game::initial(ChessRules);
+        for m in moves {
+            let wire: UciMove = m.parse().unwrap();
+            assert!(matches!(g.play_wire(&wire), Verdict::Legal(_)), "{m}");
+        }
+        g
+    }
+
+    #[test]
+    fn a_track_is_continued_by_one_more_move_only() {
+        let played = game(&["d2d3", "e7e5"]);
+        let track: Track<ChessRules> = Track {
+            root: played.root().clone(),
+            moves: played.moves()[..1].to_vec(),
+            engine: Some(Color::White),
+        };
+        assert!(track.continued_by(&played));
+        assert!(!track.continued_by(&game(&["d2d3"])), "no new move");
+        assert!(!track.continued_by(&game(&["d2d3", "e7e5", "g1f3"])));
+        assert!(
+            !track.continued_by(&game(&["e2e3", "e7e5"])),
+            "other history"
+        );
+    }
+
+    #[test]
+    fn the_pipeline_types_what_continues_and_injects_the_rest() {
+        let options = EngineOptions::default();
+        let mut e = OneKZxChess::new(&VARIANTS[0], options).unwrap();
+        // The tape's stored move, then the machine holds the game.
+        let first = e.play(&game(&[]), u64::MAX).unwrap();
+        assert_eq!(first.path, InputPath::Tape);
+        assert_eq!(first.played, Played::Move("d2d3".parse().unwrap()));
+        let reply = e.play(&game(&["d2d3", "e7e5"]), u64::MAX).unwrap();
+        assert_eq!(reply.path, InputPath::Typed("7E5E".into()));
+        let Played::Move(answer) = reply.played else {
+            panic!("{:?}", reply.played)
+        };
+        assert!(reply.tstates > 0 && reply.nodes > 0);
+        // The program's own reply is the machine's game now.
+        let mut g = game(&["d2d3", "e7e5"]);
+        assert!(matches!(g.play_wire(&answer), Verdict::Legal(_)));
+        assert!(e.track.as_ref().is_some_and(|t| t.moves == g.moves()));
+        // Another game is injected, with the reason.
+        let reply = e.play(&game(&["e2e4", "e7e5", "g1f3"]), u64::MAX);
+        assert_eq!(
+            reply.unwrap().path,
+            InputPath::Injected("not a continuation of the game on the machine".into())
+        );
+        // A budget too small: a hang, and the next position is injected.
+        let reply = e.play(&game(&["e2e4"]), 1_000).unwrap();
+        assert!(
+            matches!(reply.played, Played::Hung(_)),
+            "{:?}",
+            reply.played
+        );
+        let reply = e.play(&game(&["e2e4"]), u64::MAX).unwrap();
+        assert_eq!(
+            reply.path,
+            InputPath::Injected("no game on the machine".into())
+        );
     }
 }

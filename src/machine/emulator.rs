@@ -502,3 +502,190 @@ impl<B: Bus> Emulator<B> {
         cpu::is_self_jump(pc, self.cpu.f(), code).then_some(Stop::Stuck { pc })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The run loop on a bare machine: 64K of flat memory whose first page
+    //! is "ROM" (not executable), no frame clock, no keyboard. Each test
+    //! runs a few hand-assembled instructions and checks the stop, the
+    //! registers and the T-states the Z80 manual gives.
+
+    use super::*;
+    use crate::machine::{Fault, Memory};
+
+    #[derive(Clone)]
+    struct Flat {
+        mem: Box<[u8; 0x1_0000]>,
+    }
+
+    impl Memory for Flat {
+        fn peek(&self, addr: u16) -> u8 {
+            self.mem[usize::from(addr)]
+        }
+        fn poke(&mut self, addr: u16, value: u8) {
+            self.mem[usize::from(addr)] = value;
+        }
+    }
+
+    impl Bus for Flat {
+        fn read(&self, addr: u16) -> u8 {
+            self.mem[usize::from(addr)]
+        }
+        fn write(&mut self, addr: u16, value: u8) {
+            self.mem[usize::from(addr)] = value;
+        }
+        fn signalled(&self) -> bool {
+            false
+        }
+        fn take_fault(&mut self) -> Option<crate::machine::Fault> {
+            None
+        }
+        fn executable(&self, addr: u16) -> bool {
+            addr >= 0x100
+        }
+        fn ram(&self) -> &[u8] {
+            &self.mem[..]
+        }
+    }
+
+    /// No events; the "ROM" is a fault.
+    struct Bare;
+
+    impl Devices<Flat> for Bare {
+        fn next_event(&self) -> u64 {
+            u64::MAX
+        }
+        fn event(&mut self, _: &mut Emulator<Flat>) -> Option<Stop> {
+            None
+        }
+        fn rom(&mut self, _: &mut Emulator<Flat>, pc: u16) -> Option<Stop> {
+            Some(Stop::Fault(Fault::RomCall { pc }))
+        }
+        fn after(&mut self, _: &mut Emulator<Flat>) -> Option<Stop> {
+            None
+        }
+        fn wakes_halt(&self, _: &Emulator<Flat>) -> bool {
+            false
+        }
+    }
+
+    /// An emulator with `code` at 0x8000, PC there and SP at 0xF000.
+    fn with_code(code: &[u8]) -> Emulator<Flat> {
+        let mut emu = Emulator::new(Flat {
+            mem: Box::new([0; 0x1_0000]),
+        });
+        for (i, &b) in code.iter().enumerate() {
+            emu.poke(0x8000 + i as u16, b);
+        }
+        emu.jump(0x8000, 0xF000);
+        emu
+    }
+
+    #[test]
+    fn a_call_returns_with_the_routines_tstates() {
+        // LD A,42 (7 T-states); RET (10).
+        let mut emu = with_code(&[0x3E, 42, 0xC9]);
+        let stop = emu.call(&mut Bare, 0x8000, 1_000);
+        assert_eq!(stop, Stop::Returned);
+        assert_eq!(emu.a(), 42);
+        assert_eq!(emu.pc(), CALL_RETURN);
+        assert_eq!(emu.sp(), 0xF000, "the return address was popped");
+        assert_eq!(emu.busy_tstates(), 17);
+    }
+
+    #[test]
+    fn watches_count_visits_and_a_halt_nothing_wakes_ends_the_run() {
+        // LD B,10; loop: DJNZ loop; HALT.
+        let mut emu = with_code(&[0x06, 10, 0x10, 0xFE, 0x76]);
+        emu.watch(&[0x8002]);
+        let stop = emu.run(&mut Bare, 10_000, None);
+        assert_eq!(stop, Stop::Halted { pc: 0x8004 });
+        assert_eq!(emu.hits(0), 10);
+        assert_eq!(emu.hits(1), 0, "no second watch");
+        // 7 + 9 × 13 (taken) + 8 (not taken) + 4 (HALT).
+        assert_eq!(emu.busy_tstates(), 7 + 9 * 13 + 8 + 4);
+    }
+
+    #[test]
+    fn a_jump_to_itself_is_stuck_and_a_loop_runs_out_of_budget() {
+        let mut emu = with_code(&[0x00, 0x18, 0xFE]); // NOP; JR $
+        assert_eq!(
+            emu.run(&mut Bare, 1_000_000, None),
+            Stop::Stuck { pc: 0x8001 }
+        );
+        // loop: INC A; JR loop — never the same instruction twice in a row.
+        let mut emu = with_code(&[0x3C, 0x18, 0xFD]);
+        let stop = emu.run(&mut Bare, 1_000, None);
+        assert!(matches!(stop, Stop::BudgetExhausted { .. }), "{stop:?}");
+        let busy = emu.busy_tstates();
+        assert!((1_000..1_000 + 12).contains(&busy), "{busy}");
+    }
+
+    #[test]
+    fn a_breakpoint_stops_before_its_instruction_but_not_where_the_run_starts() {
+        let mut emu = with_code(&[0x00, 0x00, 0x00, 0x18, 0xFE]);
+        let stop = emu.run(&mut Bare, 1_000, Some(0x8002));
+        assert_eq!(stop, Stop::Breakpoint { pc: 0x8002 });
+        assert_eq!(emu.busy_tstates(), 8, "two NOPs ran");
+        // From the breakpoint itself, the run goes on past it.
+        assert_eq!(
+            emu.run(&mut Bare, 1_000, Some(0x8002)),
+            Stop::Stuck { pc: 0x8003 }
+        );
+    }
+
+    #[test]
+    fn a_trap_runs_in_place_of_the_code_and_charges_its_time() {
+        // CALL 0x9000; HALT — and at 0x9000 a trap that sets A and returns.
+        let mut emu = with_code(&[0xCD, 0x00, 0x90, 0x76]);
+        emu.trap(0x9000, |regs: &mut Regs, _: &mut dyn Memory| {
+            regs.af = 0x9900 | (regs.af & 0xFF);
+            Resume::Return { tstates: 100 }
+        });
+        assert_eq!(
+            emu.run(&mut Bare, 10_000, None),
+            Stop::Halted { pc: 0x8003 }
+        );
+        assert_eq!(emu.a(), 0x99);
+        // CALL (17) and HALT (4) ran; the trap was charged 100.
+        assert_eq!(emu.busy_tstates(), 17 + 4 + 100);
+        assert_eq!(emu.estimated_tstates(), 100);
+    }
+
+    #[test]
+    fn a_probe_copies_every_visit_and_changes_nothing() {
+        let code = [0x06, 3, 0x78, 0x10, 0xFD, 0x76]; // LD B,3; l: LD A,B; DJNZ l; HALT
+        let mut plain = with_code(&code);
+        let stop = plain.run(&mut Bare, 10_000, None);
+        let mut probed = with_code(&code);
+        probed.probe(0x8002, |regs, mem| vec![mem.peek(regs.pc)]);
+        assert_eq!(probed.run(&mut Bare, 10_000, None), stop);
+        assert_eq!(probed.busy_tstates(), plain.busy_tstates());
+        assert_eq!(probed.regs(), plain.regs());
+        let samples = probed.take_samples();
+        let bs: Vec<u16> = samples.iter().map(|s| s.regs.bc >> 8).collect();
+        assert_eq!(bs, [3, 2, 1]);
+        assert!(samples.iter().all(|s| s.pc == 0x8002 && s.bytes == [0x78]));
+        assert!(probed.take_samples().is_empty(), "taken once");
+    }
+
+    #[test]
+    fn idle_time_is_machine_time_but_not_busy_time() {
+        let mut emu = with_code(&[0x00, 0x76]);
+        emu.idle(5_000);
+        emu.charge(30);
+        assert_eq!(emu.tstates(), 5_030);
+        assert_eq!(emu.busy_tstates(), 30);
+        emu.run(&mut Bare, 100, None);
+        assert_eq!(emu.busy_tstates(), 38);
+    }
+
+    #[test]
+    fn execution_in_rom_goes_to_the_machine() {
+        let mut emu = with_code(&[0xC3, 0x10, 0x00]); // JP 0x0010
+        assert_eq!(
+            emu.run(&mut Bare, 1_000, None),
+            Stop::Fault(Fault::RomCall { pc: 0x0010 })
+        );
+    }
+}

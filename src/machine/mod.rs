@@ -20,7 +20,9 @@
 //! - [`spectrum`]: the 48K Spectrum, its ROM traps and interrupt, `RST 16`
 //!   printing, `.tap` tapes and `.sna`/`.z80` snapshots.
 
+pub mod charset;
 pub mod cpu;
+pub mod display;
 pub mod emulator;
 pub mod host;
 pub mod profile;
@@ -34,6 +36,7 @@ use std::io::Read;
 use std::path::Path;
 
 pub use cpu::{Memory, Regs};
+pub use display::Display;
 pub use emulator::{CALL_RETURN, Resume, Trap};
 pub use host::{Host, Machine, Model};
 pub use rng::SplitMix64;
