@@ -20,3 +20,15 @@ fn random_programs_run_the_same_on_both_cores() {
     }
     assert_eq!(actions, 400 * 300);
 }
+
+/// Found by the fuzz target: a run stopped at a mark after `SET 5,L` (CB
+/// ED) reported the ED as the last instruction's first byte on `z80emu`.
+#[test]
+fn a_cb_instruction_whose_opcode_looks_like_a_prefix_is_reported_at_its_start() {
+    let mut data = vec![0u8; 64];
+    data[12..16].copy_from_slice(&[0x00, 0xF0, 29, 0]); // SP F000, PC 29
+    data[24] = 0xDB; // a run, the mark 3 bytes on
+    // NOP (a run's first instruction is a step), then SET 5,L.
+    data[29..33].copy_from_slice(&[0x00, 0xCB, 0xED, 0x00]);
+    assert_eq!(check::side_by_side(&data, 1).map(|d| d.actions), Ok(1));
+}

@@ -114,7 +114,9 @@ impl<'a, B: Bus> Wire<'a, B> {
     fn last_instruction(&self) -> Option<u16> {
         let at = (self.last != NONE).then_some(self.last as u16)?;
         Some(match self.prefix {
-            Some(p) if p.at == at && p.acting => p.start,
+            // A prefix, or a prefix-like byte as the opcode of a CB or ED
+            // instruction (`SET 5,L` is CB ED): its instruction's start.
+            Some(p) if p.at == at => p.start,
             Some(p) if p.at == at.wrapping_sub(1) && p.continued => p.start,
             _ => at,
         })
