@@ -4,6 +4,11 @@
 #   tapes/baker-draughts-16k.bin (+ .sym)            from tapes/src/baker-glue.asm,
 #       our glue around Toni Baker's routines, which it includes unmodified
 #       from tapes/baker-draughts.bin (scripts/transcribe-baker.py)
+#   tapes/baker-draughts-mended.bin                  from tapes/src/baker-mended.asm,
+#       her routines with the errata of tapes/BAKER.md
+#   tapes/baker-draughts-mended-16k.bin (+ .sym)     from the same glue with
+#       --equ mended=1: the mended routines and the exercises
+#       (tapes/src/baker-exercises.asm)
 #
 #   scripts/build-tapes.sh            write them
 #   scripts/build-tapes.sh --check    build into a temporary directory and
@@ -54,12 +59,27 @@ build chesskelet-lite 0 1 "ChesSklite"
 
 # Toni Baker's draughts with our glue: one raw image loaded at TABLE (0x4C97)
 # on a 16K ZX81, and pasmo's symbol table, which names the glue's interface.
+# glue MENDED NAME: the glue with --equ mended=MENDED into tapes/NAME.bin (+ .sym).
+glue() {
+    pasmo -I "$work" --equ mended="$1" "$root/tapes/src/baker-glue.asm" \
+        "$work/$2.bin" "$work/$2.sym" >"$work/$2.log" 2>&1 || {
+        cat "$work/$2.log" >&2; echo "build-tapes: pasmo failed for $2" >&2; exit 1; }
+    install "$work/$2.bin" "$2.bin"
+    install "$work/$2.sym" "$2.sym"
+}
+
 baker() {
-    pasmo -I "$root/tapes" "$root/tapes/src/baker-glue.asm" \
-        "$work/baker.bin" "$work/baker.sym" >"$work/baker.log" 2>&1 || {
-        cat "$work/baker.log" >&2; echo "build-tapes: pasmo failed for baker-glue" >&2; exit 1; }
-    install "$work/baker.bin" baker-draughts-16k.bin
-    install "$work/baker.sym" baker-draughts-16k.sym
+    # The glue includes src/… and the routines' images by name: it is built
+    # from a copy, so that --check uses the fresh mended image, not the committed one.
+    mkdir -p "$work/src"
+    cp "$root/tapes/src/baker-glue.asm" "$root/tapes/src/baker-exercises.asm" "$work/src/"
+    cp "$root/tapes/baker-draughts.bin" "$work/"
+    pasmo "$root/tapes/src/baker-mended.asm" "$work/baker-draughts-mended.bin" \
+        "$work/mended.sym" >"$work/mended.log" 2>&1 || {
+        cat "$work/mended.log" >&2; echo "build-tapes: pasmo failed for baker-mended" >&2; exit 1; }
+    install "$work/baker-draughts-mended.bin" baker-draughts-mended.bin
+    glue 0 baker-draughts-16k
+    glue 1 baker-draughts-mended-16k
 }
 
 baker

@@ -88,6 +88,21 @@
 //! supplied would be invented, and patching Toni Baker's bytes would no
 //! longer be his program. The investigation: `tapes/BAKER.md`, "Does it
 //! crash?".
+//!
+//! # `baker-draughts-mended`
+//! The same driver on another image ([`MENDED`]):
+//! `tapes/baker-draughts-mended-16k.bin`, the glue assembled with
+//! `--equ mended=1`. Toni Baker's routines with five errata (SQUAREVAL keeps
+//! its TABLE pointer, exits with zero at the table's end and counts a piece
+//! in danger when the square behind is blank, three bytes longer, so it
+//! starts at 0x4DEE; WHAT's load at 0x4EC4), and our exercises: multiple
+//! jumps with her ADDASTEP and the two procedures she describes, crowning,
+//! captures first (`tapes/BAKER.md`, "The mended program"). The move is read
+//! from FROM, STEPS and PATH (`15x24x31`); nodes count NEWPRI and our
+//! JUMPED; its candidates are the steps compared at [`COMPARE`] and each
+//! capture at ENDMOVE, where it can go no further (raw = 256 × steps +
+//! priority: the exercises' order). Its names say "mended", the printed
+//! one's "as printed", wherever a user sees them.
 
 use log::debug;
 
@@ -102,19 +117,97 @@ use crate::rules::{Color, Game, HangKind};
 
 pub static INFO: EngineInfo = EngineInfo {
     id: "baker-draughts",
-    name: "Toni Baker's ZX81 draughts",
+    name: "Toni Baker's ZX81 draughts (as printed)",
     author: "Toni Baker",
     year: 1982,
     machine: "ZX81 (16K)",
-    about: "The draughts routines of Toni Baker's \"Mastering Machine Code on Your ZX81\" \
-            (SQUAREVAL, EVALUATE, WHAT: priorities from danger, protection and single \
-            jumps), running unmodified on an emulated 16K ZX81 inside our glue (the rest of \
-            the program is not in the text). It looks one move ahead, never jumps twice, \
-            and as published reads its ROM when a piece is in danger.",
+    about: "AS PRINTED: the draughts routines of Toni Baker's \"Mastering Machine Code on \
+            Your ZX81\" (SQUAREVAL, EVALUATE, WHAT: priorities from danger, protection and \
+            single jumps), running unmodified on an emulated 16K ZX81 inside our glue (the \
+            rest of the program is not in the text). It looks one move ahead, never jumps \
+            twice, and as published reads its ROM when a piece is in danger, which stops the \
+            game. For the program as the text intends it, see baker-draughts-mended.",
+};
+
+/// `baker-draughts-mended`: the same routines with the errata and the
+/// exercises (tapes/BAKER.md "The mended program").
+pub static MENDED_INFO: EngineInfo = EngineInfo {
+    id: "baker-draughts-mended",
+    name: "Toni Baker's ZX81 draughts (mended)",
+    author: "Toni Baker; errata and exercises by retrochess",
+    year: 1982,
+    machine: "ZX81 (16K)",
+    about: "MENDED, not as printed: Toni Baker's SQUAREVAL, EVALUATE and WHAT with the \
+            fewest byte changes that make them do what her text says (SQUAREVAL keeps its \
+            table pointer and adds 5 or 7 for a piece in danger), and the exercises the \
+            text leaves to the reader written by us: multiple jumps with her ADDASTEP and \
+            the two procedures she describes, the computer's men crowned, and captures \
+            first (English rules). Plays whole games of English checkers on an emulated \
+            16K ZX81. For her bytes as printed, see baker-draughts.",
 };
 
 /// Our glue with Toni Baker's routines inside (see `tapes/README.md`).
 pub const IMAGE: &[u8] = include_bytes!("../../tapes/baker-draughts-16k.bin");
+/// The same glue with the mended routines and the exercises.
+pub const MENDED_IMAGE: &[u8] = include_bytes!("../../tapes/baker-draughts-mended-16k.bin");
+
+/// One of the two programs: Toni Baker's routines as printed, or mended.
+pub struct Variant {
+    pub info: &'static EngineInfo,
+    pub image: &'static [u8],
+    /// SHOW, which prints the board (ours).
+    pub show: u16,
+    /// SQUAREVAL and its NOWT (`LD A,(DE)`).
+    pub squareval: u16,
+    pub nowt: u16,
+    /// The multiple-jump exercise: where WHAT's last JR goes, and the cells
+    /// with the move's steps and landing squares (mended only).
+    pub multi: Option<Multi>,
+}
+
+/// The cells and entry of the multiple-jump exercise (ours,
+/// `tapes/src/baker-exercises.asm`; the addresses are pasmo's symbol table
+/// `tapes/baker-draughts-mended-16k.sym`).
+#[derive(Clone, Copy)]
+pub struct Multi {
+    pub jumped: u16,
+    pub steps: u16,
+    pub path: u16,
+    /// ENDMOVE: a capture "can be increased no more"; its steps on the
+    /// stack under the header, C − 1 of them (the candidates' probe).
+    pub endmove: u16,
+}
+
+/// PRI, the capture's priority (ours; read by the probe at ENDMOVE).
+const MENDED_PRI: u16 = 0x4FFB;
+
+/// The printed program.
+pub static PRINTED: Variant = Variant {
+    info: &INFO,
+    image: IMAGE,
+    show: SHOW,
+    squareval: SQUAREVAL,
+    nowt: NOWT,
+    multi: None,
+};
+
+/// The mended program: SQUAREVAL three bytes lower (erratum 4).
+pub static MENDED: Variant = Variant {
+    info: &MENDED_INFO,
+    image: MENDED_IMAGE,
+    show: 0x4D2F,
+    squareval: 0x4DEE,
+    nowt: 0x4DF6,
+    multi: Some(Multi {
+        jumped: 0x4ED1,
+        steps: 0x4FEA,
+        path: 0x4FEB,
+        endmove: 0x4F52,
+    }),
+};
+
+/// Both, printed first.
+pub static VARIANTS: [&Variant; 2] = [&PRINTED, &MENDED];
 
 /// Where the image loads: TABLE, the first byte of the program proper
 /// (`LD DE,TABLE` = 11 97 4C).
@@ -246,10 +339,15 @@ pub fn score_units(priority: u8) -> i32 {
     (i32::from(priority) - i32::from(NEUTRAL)) * UNITS_PER_POINT
 }
 
-/// The registry's entry.
-pub static ENTRIES: [Entry; 1] = [Entry::draughts(&INFO, Vec::new, |o| {
-    Ok(Box::new(BakerDraughts::new(o.clone())?))
-})];
+/// The registry's entries: as printed, and mended.
+pub static ENTRIES: [Entry; 2] = [
+    Entry::draughts(&INFO, Vec::new, |o| {
+        Ok(Box::new(BakerDraughts::new(o.clone())?))
+    }),
+    Entry::draughts(&MENDED_INFO, Vec::new, |o| {
+        Ok(Box::new(BakerDraughts::mended(o.clone())?))
+    }),
+];
 
 /// Toni Baker's draughts: the routines behind the one pipeline.
 pub type BakerDraughts = Driver<Baker>;
@@ -263,10 +361,22 @@ impl Driver<Baker> {
     pub fn new(options: EngineOptions) -> Result<BakerDraughts, EngineError> {
         Ok(Driver::of(Baker::new(options.clone())?, options))
     }
+
+    /// `baker-draughts-mended`.
+    ///
+    /// # Errors
+    /// As [`BakerDraughts::new`].
+    pub fn mended(options: EngineOptions) -> Result<BakerDraughts, EngineError> {
+        Ok(Driver::of(
+            Baker::variant(&MENDED, options.clone())?,
+            options,
+        ))
+    }
 }
 
 /// Toni Baker's routines on their machine: what is special about them.
 pub struct Baker {
+    variant: &'static Variant,
     options: EngineOptions,
     image: Vec<u8>,
     zx: Zx81,
@@ -283,14 +393,26 @@ impl Baker {
     /// # Errors
     /// As [`BakerDraughts::new`].
     pub fn new(options: EngineOptions) -> Result<Baker, EngineError> {
+        Baker::variant(&PRINTED, options)
+    }
+
+    /// The program `variant` (its image, or `options.tape`).
+    ///
+    /// # Errors
+    /// As [`BakerDraughts::new`].
+    pub fn variant(
+        variant: &'static Variant,
+        options: EngineOptions,
+    ) -> Result<Baker, EngineError> {
         let image = match &options.tape {
             Some(path) => crate::machine::read_tape(path)?,
-            None => IMAGE.to_vec(),
+            None => variant.image.to_vec(),
         };
         check_image(&image)?;
-        let (zx, rng) = boot(&image, options.seed, options.core)?;
+        let (zx, rng) = boot(&image, variant.show, options.seed, options.core)?;
         let stack = zx.sp();
         Ok(Baker {
+            variant,
             options,
             image,
             zx,
@@ -330,11 +452,28 @@ impl Baker {
             })
         };
         let (from, to) = (square(FROM)?, square(TO)?);
-        if self.zx.peek(OVER) == 0 {
+        let landings = match self.variant.multi {
+            Some(m) => {
+                let steps = self.zx.peek(m.steps);
+                if !(1..=12).contains(&steps) {
+                    return Err(EngineError::Unreadable(format!(
+                        "STEPS (0x{:04X}) holds {steps}, not 1 to 12",
+                        m.steps
+                    )));
+                }
+                (0..u16::from(steps))
+                    .map(|i| square(m.path + i))
+                    .collect::<Result<Vec<_>, _>>()?
+            }
+            None => vec![to],
+        };
+        if self.zx.peek(OVER) == 0 && landings.len() == 1 {
             return Ok(PdnMove::step(from, to));
         }
         square(OVER)?;
-        PdnMove::capture(vec![from, to]).map_err(|e| EngineError::Unreadable(e.to_string()))
+        let mut squares = vec![from];
+        squares.extend(landings);
+        PdnMove::capture(squares).map_err(|e| EngineError::Unreadable(e.to_string()))
     }
 
     /// The candidates the probe saw, ranked, the one CHOOSE took first if
@@ -345,12 +484,15 @@ impl Baker {
             .zx
             .take_samples()
             .iter()
-            .filter_map(|s| compared(s, engine))
+            .filter_map(|s| match self.variant.multi {
+                Some(m) if s.pc == m.endmove => captured(s, engine),
+                _ => compared(s, engine).map(|(w, p)| (w, i32::from(p), p)),
+            })
             .zip(1..)
-            .map(|((wire, priority), seq)| Candidate {
+            .map(|((wire, raw, priority), seq)| Candidate {
                 seq,
                 wire,
-                raw: i32::from(priority),
+                raw,
                 score: score_units(priority),
                 chance: None,
             })
@@ -368,7 +510,7 @@ impl Baker {
             return Hang::from_stop(stop);
         };
         let routine = match pc {
-            NOWT => "SQUAREVAL's NOWT",
+            pc if pc == self.variant.nowt => "SQUAREVAL's NOWT",
             NXTDIR => "EVALUATE's NXTDIR",
             _ => "the program",
         };
@@ -388,7 +530,7 @@ impl Program for Baker {
     type Host = Zx81;
 
     fn info(&self) -> &'static EngineInfo {
-        &INFO
+        self.variant.info
     }
 
     fn host(&self) -> &Zx81 {
@@ -400,7 +542,7 @@ impl Program for Baker {
     }
 
     fn boot(&mut self, seed: u64) -> Result<(), EngineError> {
-        let (zx, rng) = boot(&self.image, seed, self.options.core)?;
+        let (zx, rng) = boot(&self.image, self.variant.show, seed, self.options.core)?;
         self.stack = zx.sp();
         self.zx = zx;
         self.rng = rng;
@@ -422,12 +564,19 @@ impl Program for Baker {
         Ok(())
     }
 
-    /// GAME called from the stack it starts with, NEWPRI counted.
+    /// GAME called from the stack it starts with, NEWPRI (and the mended
+    /// program's JUMPED) counted.
     fn run_to_reply(&mut self, _: &Game<Draughts>, budget: u64) -> Stop {
-        self.zx.watch(&[NEWPRI]);
+        match self.variant.multi {
+            Some(m) => self.zx.watch(&[NEWPRI, m.jumped]),
+            None => self.zx.watch(&[NEWPRI]),
+        }
         if self.collect {
             self.zx.take_samples();
             self.zx.probe(COMPARE, beyond_origin);
+            if let Some(m) = self.variant.multi {
+                self.zx.probe(m.endmove, whole_capture);
+            }
         }
         self.zx.jump(GAME, self.stack);
         self.zx.call(GAME, budget)
@@ -445,7 +594,7 @@ impl Program for Baker {
         stop: Stop,
     ) -> Result<Read<PdnMove>, EngineError> {
         let engine = game.position().turn();
-        let nodes = self.zx.hits(0);
+        let nodes = self.zx.hits(0) + self.zx.hits(1);
         let (played, score) = match stop {
             Stop::Returned if self.zx.peek(RESULT) != 0 => (Played::DeadEnd, None),
             Stop::Returned => (
@@ -454,7 +603,10 @@ impl Program for Baker {
             ),
             other => (Played::Hung(self.hang(other)), None),
         };
-        debug!("baker-draughts: {played:?}, {nodes} moves evaluated");
+        debug!(
+            "{}: {played:?}, {nodes} moves evaluated",
+            self.variant.info.id
+        );
         Ok(Read {
             played,
             score,
@@ -478,6 +630,32 @@ fn beyond_origin(regs: &Regs, memory: &dyn Memory) -> Vec<u8> {
         FIRST_SQUARE.to_be_bytes()[0],
     ]);
     vec![memory.peek(at)]
+}
+
+/// The probe at ENDMOVE (mended): PRI, then the current move from the
+/// stack, its initial square and its C − 1 directions.
+fn whole_capture(regs: &Regs, memory: &dyn Memory) -> Vec<u8> {
+    let steps = u16::from((regs.bc as u8).saturating_sub(1)).min(12);
+    let mut bytes = vec![memory.peek(MENDED_PRI)];
+    bytes.extend((0..=steps).map(|i| memory.peek(regs.sp.wrapping_add(2 + i))));
+    bytes
+}
+
+/// A capture the mended program weighed at ENDMOVE, in the game's squares:
+/// (move, raw, priority). Raw is 256 × its steps + its priority, the order
+/// the exercises keep: any capture before any step, more steps first, then
+/// the priority.
+fn captured(sample: &Sample, engine: Color) -> Option<(PdnMove, i32, u8)> {
+    let (&priority, rest) = sample.bytes.split_first()?;
+    let (&origin, dirs) = rest.split_first()?;
+    let mut square = origin;
+    let mut squares = vec![game_square(origin, engine)?];
+    for &d in dirs {
+        square = square.wrapping_add(d).wrapping_add(d);
+        squares.push(game_square(square, engine)?);
+    }
+    let raw = 256 * dirs.len() as i32 + i32::from(priority);
+    Some((PdnMove::capture(squares).ok()?, raw, priority))
 }
 
 /// The move and priority of one comparison, in the game's squares: a jump
@@ -509,7 +687,7 @@ fn chosen_first<W>(ranked: &mut [Candidate<W>], pick: usize) {
 /// A fresh 16K machine with `image` at 0x4C97 and the initial position on
 /// its screen (as the transcriber's SAVE kept it: "the current display file
 /// (with the board pre-set-up)"), and the generator of RANDOM.
-fn boot(image: &[u8], seed: u64, core: Core) -> Result<(Zx81, SplitMix64), EngineError> {
+fn boot(image: &[u8], show: u16, seed: u64, core: Core) -> Result<(Zx81, SplitMix64), EngineError> {
     let mut zx = Zx81::new(Ram::K16, FramesMode::Slow, seed);
     zx.set_core(core);
     zx.load(LOAD_AT, image)?;
@@ -521,7 +699,7 @@ fn boot(image: &[u8], seed: u64, core: Core) -> Result<(Zx81, SplitMix64), Engin
         };
         zx.poke(square_address(n), code);
     }
-    match zx.call(SHOW, SHOW_BUDGET) {
+    match zx.call(show, SHOW_BUDGET) {
         Stop::Returned => {}
         other => {
             return Err(MachineError::BadTape(format!("SHOW did not return: {other}")).into());

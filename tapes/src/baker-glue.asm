@@ -22,7 +22,10 @@
 ; (transcribed by scripts/transcribe-baker.py), so the image built from this
 ; file holds both; nothing here writes into 4DF1..4ED0.
 ;
-; Build: scripts/build-tapes.sh (pasmo -I tapes, raw binary from 4C97).
+; Build: scripts/build-tapes.sh (pasmo -I tapes, raw binary from 4C97):
+; --equ mended=0 gives baker-draughts-16k.bin (Toni Baker's routines as
+; printed), --equ mended=1 baker-draughts-mended-16k.bin (her routines with
+; the errata of tapes/BAKER.md, and the exercises, src/baker-exercises.asm).
 ; Interface, board layout and reasons: tapes/BAKER.md "The glue".
 
 ; --- Toni Baker's addresses (derived in tapes/BAKER.md) --------------------
@@ -125,6 +128,9 @@ GUARD2          ld (hl),GUARD
                 ld (hl),GUARD
                 ret
 
+                if mended = 0           ; baker-draughts-mended: CHOOSE and MAKE
+                                        ; for moves of many steps are in
+                                        ; src/baker-exercises.asm
 ; CHOOSE: B moves of equal priority lie on the stack under the list's
 ; header (steps, priority), each an (origin, direction) pair, the last one
 ; found nearest.  Pick number (RANDOM * B) / 256 of them.
@@ -189,6 +195,10 @@ LAND            ld a,l
 PLACE           ld (hl),d
                 xor a
                 jr DONE
+                else
+PART            defl 1
+                include "src/baker-exercises.asm"
+                endif
 
 NOMOVE          ld (FROM),a             ; A = 0
                 ld (TO),a
@@ -262,14 +272,32 @@ KPCHKNG         inc l
                 jr nz,KPCHKNG
                 jp EVALUATE             ; which comes back here
 
-                if $ > SQUAREVAL
+                if mended
+PART            defl 3
+                include "src/baker-exercises.asm"
+                endif
+
+                if $ > SQUAREVAL - 3 * mended
                 db GLUE_RUNS_INTO_BAKER
                 endif
 
+                if mended = 0
 ; --- Toni Baker's routines, unmodified (tapes/baker-draughts.bin) ---------
                 org SQUAREVAL
                 incbin "baker-draughts.bin"
+                else
+; --- baker-draughts-mended: her routines with the errata ------------------
+; (tapes/baker-draughts-mended.bin, from src/baker-mended.asm; SQUAREVAL
+; three bytes lower, tapes/BAKER.md "The errata"), then the exercises: OURS
+                org SQUAREVAL - 3
+                incbin "baker-draughts-mended.bin"
+                endif
 
                 if $ != BAKER_END + 1
                 db BAKER_IMAGE_HAS_THE_WRONG_LENGTH
+                endif
+
+                if mended
+PART            defl 2
+                include "src/baker-exercises.asm"
                 endif

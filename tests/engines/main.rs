@@ -8,6 +8,7 @@
 mod common;
 
 mod baker;
+mod baker_mended;
 mod chesskelet;
 mod draughts_1k;
 mod draughts_tapes;

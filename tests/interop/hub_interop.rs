@@ -73,3 +73,45 @@ fn pydraughts_side_check_accepts_flagged_and_catches_unflagged_illegal_moves() {
     assert!(!ok, "an unflagged illegal move must fail the check: {out}");
     assert!(err.contains("no problem flagged"), "{err}");
 }
+
+/// Nine positions of random English games (pydraughts 0.6.7's own legal
+/// moves, `random.Random(19)`, after 6, 9, …, 30 plies), either side to move.
+const RANDOM_GAME_FENS: [&str; 9] = [
+    "B:W13,18,20,21,25,26,27,28,29,30,31,32:B1,11,12,15,2,3,4,5,6,7,8",
+    "W:W12,21,22,24,25,27,28,29,30,31,32:B1,13,18,2,3,4,5,6,7,8",
+    "B:W13,18,20,23,26,27,28,29,30,31,32,7:B1,11,16,2,3,4,5,6,8",
+    "W:W17,20,22,23,27,29,30,31,32:B11,12,16,2,28,4,5,6,7,8,9",
+    "B:W21,22,23,25,27,28,29,32:B1,10,15,4,5,6,7,9",
+    "W:W14,18,21,25,27,28,31,32,K1:B11,12,2,4,5,7,9",
+    "B:W17,21,22,25,27,28,30,32:B1,16,19,3,4,5,9",
+    "W:W20,21,22,25,26,32:B15,2,3,4,5,6,K31",
+    "B:W25,26,29:B12,14,3,4,5,K31,K32",
+];
+
+/// Issue 19: pydraughts's `HubEngine` plays 20 complete games against
+/// `baker-draughts-mended` (both colours, from the initial position and the
+/// nine above) without an exception, and every one of its moves is legal:
+/// no game ends on a flagged move.
+#[test]
+fn pydraughts_plays_20_complete_games_against_baker_draughts_mended() {
+    let command = [
+        env!("CARGO_BIN_EXE_retrochess"),
+        "hub",
+        "--engine",
+        "baker-draughts-mended",
+    ];
+    let fens = RANDOM_GAME_FENS.join("|");
+    let mut args = vec!["19", fens.as_str()];
+    args.extend_from_slice(&command);
+    let (ok, out, err) = common::peer_script("hub_games.py", &args, "");
+    assert!(ok, "pydraughts's check failed:\n{out}\n{err}");
+    let games: Vec<&str> = out.lines().filter(|l| l.starts_with("game ")).collect();
+    assert_eq!(games.len(), 20, "{out}");
+    for game in &games {
+        assert!(game.contains(" end=over "), "{game}");
+        assert_eq!(count(game, "flagged"), 0, "{game}");
+    }
+    let summary = out.lines().last().unwrap();
+    assert!(summary.ends_with(" flagged=0"), "{summary}");
+    eprintln!("{out}");
+}

@@ -270,11 +270,14 @@ fn alu(code: &[u8], a: u8, b: u8, f: u8) -> (u8, u8) {
     (r.a(), r.f())
 }
 
+/// A hand-worked case: code, A, B, F before, A after, F after.
+type Worked = (&'static [u8], u8, u8, u8, u8, u8);
+
 #[test]
 fn arithmetic_sets_the_flags_worked_out_by_hand() {
     // (code, A, B, F before, A after, F after); F is S Z Y H X P/V N C.
     #[rustfmt::skip]
-    let cases: [(&[u8], u8, u8, u8, u8, u8); 26] = [
+    let cases: [Worked; 26] = [
         // ADD A,B: 0x7F + 0x01 = 0x80: S, H (F+1), overflow; Y X from 0x80 (0).
         (&[0x80], 0x7F, 0x01, 0x00, 0x80, 0x94),
         // 0xFF + 0x01 = 0x00: Z, H, C.

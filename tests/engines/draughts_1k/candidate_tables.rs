@@ -115,6 +115,18 @@ fn baker_candidates_carry_the_texts_priorities() {
     assert_eq!(rows, 5);
 }
 
+/// The mended routines on the same kind of table: the text's "in danger"
+/// (the square behind blank), captures first, a double jump whole.
+#[test]
+fn baker_mended_candidates_carry_the_texts_priorities() {
+    let rows = check_table(
+        "baker-mended.txt",
+        "baker-draughts-mended",
+        Draughts::english(),
+    );
+    assert_eq!(rows, 4);
+}
+
 #[test]
 fn samuel_candidates_are_the_root_moves_with_their_values() {
     let rows = check_table("samuel-f8.txt", "samuel-f8", Draughts::english());
