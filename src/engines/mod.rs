@@ -382,9 +382,6 @@ pub enum Create {
     Draughts(Maker<Draughts>),
 }
 
-/// A function creating an engine of the game of `R` from the options.
-pub type Maker<R> = fn(&EngineOptions) -> Result<Box<dyn Engine<R>>, EngineError>;
-
 /// A built-in engine, as listed before it is loaded: its one declaration.
 /// Each driver file declares its own (`ENTRIES`); [`REGISTRY`] lists the
 /// drivers, and everything that names engines (the command line, bench,
