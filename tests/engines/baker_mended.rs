@@ -16,23 +16,19 @@ use std::sync::{Arc, Mutex};
 
 use sha2::{Digest, Sha256};
 
+use super::baker::{break_when_de_leaves_table, position, reply, repo_file, wire};
 use retrochess::engines::baker::{
-    self, BakerDraughts, EMPTY, HIS_KING, HIS_MAN, KING, LBASE, LOAD_AT, MAN, MENDED, TABLE_END,
+    self, BakerDraughts, EMPTY, HIS_KING, HIS_MAN, KING, LBASE, LOAD_AT, MAN, MENDED,
     square_address,
 };
-use retrochess::engines::{Engine, EngineOptions, Played, Reply};
+use retrochess::engines::{Engine, EngineOptions, Played};
 use retrochess::machine::{Memory, Regs, Resume, SplitMix64, Stop};
-use retrochess::rules::draughts::{Draughts, PdnMove, Position};
+use retrochess::rules::draughts::Draughts;
 use retrochess::rules::{Color, Game, Rules, Verdict};
 
 const BUDGET: u64 = 100_000_000;
 /// The working board's block, guards included (tapes/BAKER.md "The glue").
 const BLOCK: std::ops::RangeInclusive<u16> = 0x403C..=0x4077;
-
-fn repo_file(path: &str) -> Vec<u8> {
-    let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
-}
 
 fn repo_text(path: &str) -> String {
     String::from_utf8(repo_file(path)).unwrap()
@@ -51,21 +47,6 @@ fn engine(seed: u64) -> BakerDraughts {
         ..EngineOptions::default()
     })
     .expect("the built-in image loads")
-}
-
-/// Stops the machine before `LD A,(DE)` at SQUAREVAL's NOWT or EVALUATE's
-/// NXTDIR runs with DE outside TABLE (0x4C97..0x4C9B).
-fn break_when_the_table_is_lost(e: &mut BakerDraughts) {
-    for pc in [MENDED.nowt, baker::NXTDIR] {
-        e.machine()
-            .trap(pc, move |regs: &mut Regs, _: &mut dyn Memory| {
-                if (LOAD_AT..=TABLE_END).contains(&regs.de) {
-                    Resume::Continue { tstates: 0 }
-                } else {
-                    Resume::Stop(Stop::Breakpoint { pc })
-                }
-            });
-    }
 }
 
 /// The whole block: guards 00, `pieces` as given, the other squares empty.
@@ -136,19 +117,6 @@ fn the_texts_value(board: &dyn Fn(u16) -> u8, n: u8) -> i8 {
         })
         .unwrap_or(0);
     danger - protecting
-}
-
-fn position(fen: &str) -> Position {
-    Draughts::english().parse_position(fen).expect("a position")
-}
-
-fn reply(e: &mut BakerDraughts, fen: &str) -> Reply<PdnMove> {
-    let game = Game::new(Draughts::english(), position(fen));
-    e.play(&game, BUDGET).expect("a reply")
-}
-
-fn wire(text: &str) -> PdnMove {
-    text.parse().unwrap()
 }
 
 /// The legal moves of `fen` in PDN.
@@ -383,7 +351,7 @@ fn squareval_protecting_is_minus_5_or_7() {
 #[test]
 fn squareval_in_danger_is_5_or_7_with_the_square_behind_blank() {
     let mut e = engine(1);
-    break_when_the_table_is_lost(&mut e);
+    break_when_de_leaves_table(&mut e, MENDED.nowt);
     put(&mut e, &[(14, MAN), (18, HIS_MAN)]);
     assert_eq!(squareval(&mut e, 14), 5);
     put(&mut e, &[(14, KING), (18, HIS_MAN)]);
@@ -406,7 +374,7 @@ fn squareval_in_danger_is_5_or_7_with_the_square_behind_blank() {
 #[test]
 fn squareval_computes_the_texts_value_on_random_boards() {
     let mut e = engine(1);
-    break_when_the_table_is_lost(&mut e);
+    break_when_de_leaves_table(&mut e, MENDED.nowt);
     let mut rng = SplitMix64::new(19);
     let codes = [EMPTY, EMPTY, EMPTY, MAN, KING, HIS_MAN, HIS_KING];
     // Boards where the value is positive, negative, and 2 or -2 (in danger
