@@ -11,6 +11,8 @@
 //!   generic over the rules.
 //! - [`arbiter`]: the rules' [`arbiter::Judgement`] on a program's turn,
 //!   made once for every front end, the runner, `play` and `explain`.
+//! - [`picture`]: pictures of the emulated screens (PNG), from display
+//!   memory, with our own character set.
 //! - [`protocol`]: UCI and CECP as state machines over lines, on one
 //!   protocol core (session, worker, search desk).
 //! - [`runner`]: the match runner, generic over the game.
@@ -18,6 +20,8 @@
 pub mod arbiter;
 pub mod engines;
 pub mod machine;
+pub mod picture;
 pub mod protocol;
 pub mod rules;
 pub mod runner;
+pub mod serve;

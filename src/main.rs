@@ -59,12 +59,12 @@ struct EngineArgs {
     /// ignore it.
     #[arg(long = "option", value_name = "NAME=VALUE", global = true)]
     driver_options: Vec<String>,
-    /// Z80 core: own (ours: exact T-states, the default); z80emu (the same T-states and
-    /// results, slower); iz80 (reproduces games recorded before z80emu became the default; it
+    /// Z80 core: z80emu (exact T-states, the default); own (ours: the same T-states and
+    /// results); iz80 (reproduces games recorded before z80emu became the default; it
     /// counts JR cc not taken as 8 T-states and JP cc as 7 not taken, 12 taken, the Z80 manual
     /// says 7 and 10); lockstep (z80emu and iz80 compared after every instruction; slow);
     /// lockstep-own (z80emu and ours compared exactly after every instruction; slow).
-    #[arg(long, value_enum, default_value = "own", global = true)]
+    #[arg(long, value_enum, default_value = "z80emu", global = true)]
     core: CoreArg,
 }
 
@@ -123,6 +123,10 @@ enum Command {
         /// Show the emulated screen with ANSI reverse video.
         #[arg(long)]
         ansi: bool,
+        /// Write a PNG picture of the emulated screen to this directory after
+        /// every move (ply-000.png, ply-001.png, ...).
+        #[arg(long, value_name = "DIR")]
+        png_dir: Option<std::path::PathBuf>,
     },
     /// Show how the program weighs a position: every candidate move with
     /// its own score, the order it weighed them, its tie-break, each move's
@@ -141,7 +145,8 @@ enum Command {
         #[arg(long)]
         rules: Option<String>,
     },
-    /// Print the engine's emulated screen after start-up.
+    /// Print the engine's emulated screen after start-up (or after
+    /// `--play`), as text or as a PNG picture.
     Screen {
         /// Engine to show.
         #[arg(long, short)]
@@ -149,6 +154,37 @@ enum Command {
         /// ANSI reverse video instead of plain text.
         #[arg(long)]
         color: bool,
+        /// Write a PNG picture of the screen, pixel for pixel, to this file.
+        #[arg(long, value_name = "FILE")]
+        png: Option<std::path::PathBuf>,
+        /// Enlarge the picture this many times (1 to 8).
+        #[arg(long, default_value_t = 2)]
+        scale: usize,
+        /// Your moves, separated by spaces; the engine answers each (as in
+        /// `retrochess serve`), and the screen is shown after the last answer.
+        #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
+        play: Option<String>,
+        /// Your colour with --play (default: Black in chess, White in draughts:
+        /// the program moves first, as on its machine).
+        #[arg(long, value_enum)]
+        person: Option<Side>,
+        /// The draughts rules: english (default) or zx81-1k.
+        #[arg(long)]
+        rules: Option<String>,
+    },
+    /// A local web page to play any engine, beside its emulated screen.
+    Serve {
+        /// Address to listen on (default 127.0.0.1:8481). Anything other than
+        /// a loopback address is reachable from other machines: a warning is
+        /// printed.
+        #[arg(long, value_name = "ADDR")]
+        listen: Option<String>,
+        /// Games played at once; the next new game is refused with a message.
+        #[arg(long, default_value_t = 32)]
+        max_games: usize,
+        /// Minutes after which a game nobody asks about is dropped.
+        #[arg(long, default_value_t = 15)]
+        idle_minutes: u64,
     },
     /// Benchmark: a fixed, seeded sequence of engine moves, and the bare emulator's rate.
     Bench {
@@ -167,6 +203,15 @@ enum Command {
 enum Side {
     White,
     Black,
+}
+
+impl Side {
+    fn color(self) -> shakmaty::Color {
+        match self {
+            Side::White => shakmaty::Color::White,
+            Side::Black => shakmaty::Color::Black,
+        }
+    }
 }
 
 impl EngineArgs {
@@ -249,12 +294,20 @@ fn main() -> ExitCode {
             color,
             rules,
             ansi,
+            png_dir,
         }) => {
             let person = color.map(|c| match c {
                 Side::White => shakmaty::Color::White,
                 Side::Black => shakmaty::Color::Black,
             });
-            cli::play::run(&pick(engine), &options, person, rules.as_deref(), ansi)
+            cli::play::run(
+                &pick(engine),
+                &options,
+                person,
+                rules.as_deref(),
+                ansi,
+                png_dir.as_deref(),
+            )
         }
         Some(Command::Explain {
             engine,
@@ -271,7 +324,32 @@ fn main() -> ExitCode {
             };
             cli::explain::run(&request, &options)
         }
-        Some(Command::Screen { engine, color }) => cli::screen(&pick(engine), &options, color),
+        Some(Command::Screen {
+            engine,
+            color,
+            png,
+            scale,
+            play,
+            person,
+            rules,
+        }) => {
+            let engine = pick(engine);
+            let request = cli::screen::Request {
+                engine: &engine,
+                ansi: color,
+                png: png.as_deref(),
+                scale,
+                play: play.as_deref(),
+                person: person.map(Side::color),
+                rules: rules.as_deref(),
+            };
+            cli::screen::run(&request, &options)
+        }
+        Some(Command::Serve {
+            listen,
+            max_games,
+            idle_minutes,
+        }) => cli::serve::run(listen.as_deref(), max_games, idle_minutes, &options),
         Some(Command::Bench { engine, moves }) => cli::bench::run(&pick(engine), &options, moves),
         Some(Command::Engines) => {
             for entry in engines::catalogue() {

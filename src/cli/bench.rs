@@ -1,9 +1,9 @@
 //! `retrochess bench`, in the manner of Stockfish's: a fixed, seeded
 //! sequence of engine moves (the engine, moving first, against a seeded
-//! random mover, new games as needed), played on the default Z80 core (our
-//! own) and on the two reference cores (`z80emu`, `iz80`) in the same run,
-//! move for move in turn, so that the speed-ups are ratios of figures taken
-//! under the same load.
+//! random mover, new games as needed), played on our own Z80 core and on
+//! the two reference cores (`z80emu`, `iz80`) in the same run, move for
+//! move in turn, so that the speed-ups are ratios of figures taken under the
+//! same load.
 //! For each core: the emulated MHz end to end, the median host time per
 //! engine move, and the share of host time spent outside the core (the
 //! harness: run loop, ROM traps, screen reading, board diffing,
@@ -155,7 +155,7 @@ fn bench<R: Catalogue + Clone>(
 ) -> Result<(), CliError> {
     let started = Instant::now();
     let mut runs = [
-        Workload::new(rules.clone(), id, options, Core::default())?,
+        Workload::new(rules.clone(), id, options, Core::Own)?,
         Workload::new(rules.clone(), id, options, Core::Z80emu)?,
         Workload::new(rules.clone(), id, options, Core::Iz80)?,
     ];

@@ -1,18 +1,17 @@
 //! Subcommands that talk to a person: `play`, `explain`, `screen`, `bench`,
-//! `match`.
+//! `match`, `serve`.
 
 pub mod bench;
 pub mod explain;
 pub mod matches;
 pub mod play;
+pub mod screen;
+pub mod serve;
 
 use std::fmt;
 
-use retrochess::engines::{Catalogue, EngineError, EngineOptions, GameKind};
-use retrochess::machine::ScreenStyle;
+use retrochess::engines::{EngineError, GameKind};
 use retrochess::protocol::ProtocolError;
-use retrochess::rules::chess::ChessRules;
-use retrochess::rules::draughts::Draughts;
 
 /// Why a subcommand failed.
 #[derive(Debug)]
@@ -58,20 +57,4 @@ pub fn game_of(id: &str) -> Result<GameKind, CliError> {
     retrochess::engines::entry(id)
         .map(|e| e.game)
         .ok_or_else(|| EngineError::Unknown(id.to_string()).into())
-}
-
-/// `retrochess screen`: the emulated screen right after start-up.
-pub fn screen(id: &str, options: &EngineOptions, ansi: bool) -> Result<(), CliError> {
-    let screen = match game_of(id)? {
-        GameKind::Chess => ChessRules::create(id, options)?.screen(),
-        GameKind::Draughts => Draughts::create(id, options)?.screen(),
-    };
-    let style = if ansi {
-        ScreenStyle::Ansi
-    } else {
-        ScreenStyle::Plain
-    };
-    let screen = screen.ok_or_else(|| CliError::NoScreen(id.to_string()))?;
-    print!("{}", screen.render(style));
-    Ok(())
 }

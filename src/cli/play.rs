@@ -6,13 +6,16 @@
 //! rules chosen with `--rules` (`english` by default, or `zx81-1k`). The
 //! arbiter refuses illegal moves with the reason; the engine's moves are
 //! judged too, and an illegal one ends the game, announced with its reason.
-//! After each engine move the emulated screen is shown.
+//! After each engine move the emulated screen is shown; with `--png-dir`
+//! its picture is also written there after every move (`ply-000.png` at
+//! the start, then one per ply, named by the number of moves played).
 
 use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use retrochess::arbiter::Judgement;
-use retrochess::engines::{Catalogue, Engine, EngineOptions, GameKind};
+use retrochess::engines::{Catalogue, Engine, EngineOptions, GameKind, Played};
 use retrochess::machine::ScreenStyle;
 use retrochess::rules::chess::ChessRules;
 use retrochess::rules::draughts::{Draughts, PdnMove, Variant};
@@ -68,7 +71,12 @@ pub fn run(
     person: Option<Color>,
     rules: Option<&str>,
     ansi: bool,
+    png_dir: Option<&Path>,
 ) -> Result<(), CliError> {
+    if let Some(dir) = png_dir {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| CliError::Input(format!("--png-dir {}: {e}", dir.display())))?;
+    }
     let style = if ansi {
         ScreenStyle::Ansi
     } else {
@@ -82,7 +90,7 @@ pub fn run(
                 )));
             }
             let person = person.unwrap_or(Color::Black);
-            Table::new(ChessRules, id, options, style)?.play(person)
+            Table::new(ChessRules, id, options, style, png_dir)?.play(person)
         }
         GameKind::Draughts => {
             let variant: Variant = rules
@@ -90,7 +98,7 @@ pub fn run(
                 .parse()
                 .map_err(|e| CliError::Input(format!("--rules: {e}")))?;
             let person = person.unwrap_or(Color::White);
-            Table::new(Draughts::new(variant), id, options, style)?.play(person)
+            Table::new(Draughts::new(variant), id, options, style, png_dir)?.play(person)
         }
     }
 }
@@ -103,6 +111,7 @@ struct Table<R: Typed> {
     budget: u64,
     style: ScreenStyle,
     out: std::io::Stdout,
+    png_dir: Option<PathBuf>,
 }
 
 /// What happens after a turn.
@@ -117,6 +126,7 @@ impl<R: Typed> Table<R> {
         id: &str,
         options: &EngineOptions,
         style: ScreenStyle,
+        png_dir: Option<&Path>,
     ) -> Result<Table<R>, CliError> {
         let engine = R::create(id, options)?;
         Ok(Table {
@@ -126,6 +136,7 @@ impl<R: Typed> Table<R> {
             budget: options.budget,
             style,
             out: std::io::stdout(),
+            png_dir: png_dir.map(Path::to_path_buf),
         })
     }
 
@@ -137,6 +148,19 @@ impl<R: Typed> Table<R> {
     fn show_screen(&mut self) {
         let screen = self.engine.screen().map(|s| s.render(self.style));
         self.say(&screen.unwrap_or_default());
+    }
+
+    /// Writes the picture of the screen to the `--png-dir`, named by the
+    /// number of moves played.
+    fn write_picture(&mut self) -> Result<(), CliError> {
+        let Some(dir) = &self.png_dir else {
+            return Ok(());
+        };
+        let path = dir.join(format!("ply-{:03}.png", self.game.moves().len()));
+        match self.engine.display() {
+            Some(display) => super::screen::write_png(&path, &display, 2),
+            None => Ok(()),
+        }
     }
 
     fn side(&self, side: Color) -> &'static str {
@@ -155,6 +179,7 @@ impl<R: Typed> Table<R> {
         if self.game.turn() == person {
             self.show_screen();
         }
+        self.write_picture()?;
         loop {
             if let Some(end) = self.game.ending() {
                 let words = self.words(&end);
@@ -208,6 +233,10 @@ impl<R: Typed> Table<R> {
         };
         if let Verdict::Illegal(_, why) = self.game.play_wire(&wire) {
             self.say(&format!("Illegal move {wire}: {why}."));
+        } else {
+            // The machine has not seen the move yet: it is typed in when the
+            // engine is asked, so the picture is the screen as it stands.
+            self.write_picture()?;
         }
         Ok(Next::Go)
     }
@@ -216,6 +245,15 @@ impl<R: Typed> Table<R> {
     fn engine_moves(&mut self) -> Result<Next, CliError> {
         let reply = self.engine.play(&self.game, self.budget)?;
         self.show_screen();
+        if matches!(reply.played, Played::Move(_)) {
+            // Named by the ply the engine's move will be once judged legal.
+            if let Some(dir) = &self.png_dir
+                && let Some(display) = self.engine.display()
+            {
+                let path = dir.join(format!("ply-{:03}.png", self.game.moves().len() + 1));
+                super::screen::write_png(&path, &display, 2)?;
+            }
+        }
         let name = self.name;
         match Judgement::of(self.game.rules(), self.game.position(), &reply.played) {
             Judgement::Legal(m, wire) => {

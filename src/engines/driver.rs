@@ -437,6 +437,10 @@ impl<P: Program> Engine<P::Rules> for Driver<P> {
         Some(self.program.host().screen())
     }
 
+    fn display(&mut self) -> Option<crate::machine::Display> {
+        Some(self.program.host().display())
+    }
+
     fn raw_rate(&mut self, pos: &<P::Rules as Rules>::Position) -> Option<RateSample> {
         let sample = self.program.raw_rate(pos);
         self.track = None;

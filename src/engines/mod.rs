@@ -25,7 +25,7 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::machine::{Core, MachineError, Stop, TextScreen};
+use crate::machine::{Core, Display, MachineError, Stop, TextScreen};
 use crate::rules::chess::ChessRules;
 use crate::rules::draughts::Draughts;
 use crate::rules::{Game, HangKind, Rules};
@@ -330,6 +330,12 @@ pub trait Engine<R: Rules>: Send {
     /// The emulated screen as it is now; `None` for a native engine.
     fn screen(&mut self) -> Option<TextScreen>;
 
+    /// The emulated machine's display memory as it is now, for a picture
+    /// (`crate::picture`); `None` for a native engine.
+    fn display(&mut self) -> Option<Display> {
+        None
+    }
+
     /// For `bench`: the program's search of `pos` run once by the driver's
     /// harness and once on a bare emulator with nothing between
     /// instructions, so the harness's cost is a measured ratio. `None` where
@@ -368,12 +374,15 @@ pub enum GameKind {
     Draughts,
 }
 
+/// A function that makes a built-in engine of game `R` from its options.
+pub type Maker<R> = fn(&EngineOptions) -> Result<Box<dyn Engine<R>>, EngineError>;
+
 /// How to create a built-in engine: a function of the options, for the
 /// game it plays.
 #[derive(Clone, Copy)]
 pub enum Create {
-    Chess(fn(&EngineOptions) -> Result<Box<dyn Engine<ChessRules>>, EngineError>),
-    Draughts(fn(&EngineOptions) -> Result<Box<dyn Engine<Draughts>>, EngineError>),
+    Chess(Maker<ChessRules>),
+    Draughts(Maker<Draughts>),
 }
 
 /// A built-in engine, as listed before it is loaded: its one declaration.
@@ -400,7 +409,7 @@ impl Entry {
     pub const fn chess(
         info: &'static EngineInfo,
         options: fn() -> Vec<OptionSpec>,
-        create: fn(&EngineOptions) -> Result<Box<dyn Engine<ChessRules>>, EngineError>,
+        create: Maker<ChessRules>,
     ) -> Entry {
         Entry {
             info,
@@ -416,7 +425,7 @@ impl Entry {
     pub const fn draughts(
         info: &'static EngineInfo,
         options: fn() -> Vec<OptionSpec>,
-        create: fn(&EngineOptions) -> Result<Box<dyn Engine<Draughts>>, EngineError>,
+        create: Maker<Draughts>,
     ) -> Entry {
         Entry {
             info,

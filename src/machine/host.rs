@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use super::cpu::Bus;
 use super::emulator::{Devices, Emulator};
-use super::{Stop, TextScreen};
+use super::{Display, Stop, TextScreen};
 
 /// A machine model: the devices it adds to the run loop ([`Devices`]) and
 /// what the host contract needs of them.
@@ -44,6 +44,9 @@ pub trait Model<B: Bus>: Devices<B> + Send {
 
     /// The text on the screen now.
     fn screen(&self, emu: &Emulator<B>) -> TextScreen;
+
+    /// The display memory as the video reads it now, for a picture.
+    fn display(&self, emu: &Emulator<B>) -> Display;
 
     /// How long the real machine takes for `tstates` of the program's work.
     fn authentic_time(&self, tstates: u64) -> Duration;
@@ -82,6 +85,11 @@ impl<B: Bus, D: Model<B>> Machine<B, D> {
     /// The text on the screen now.
     pub fn screen(&self) -> TextScreen {
         self.dev.screen(&self.emu)
+    }
+
+    /// The display memory now ([`Model::display`]).
+    pub fn display(&self) -> Display {
+        self.dev.display(&self.emu)
     }
 
     /// Schedules keys as a person types them ([`Model::type_keys`]).
@@ -141,6 +149,8 @@ pub trait Host: DerefMut<Target = Emulator<Self::Bus>> + Send {
     fn person_thinks(&mut self);
     /// The text on the screen now.
     fn screen(&self) -> TextScreen;
+    /// The display memory now, for a picture.
+    fn display(&self) -> Display;
     /// How long the real machine takes for `tstates` of program work.
     fn authentic_time(&self, tstates: u64) -> Duration;
     /// Machine time the program spent working (idle time excluded): what
@@ -173,6 +183,9 @@ impl<B: Bus + Send, D: Model<B>> Host for Machine<B, D> {
     }
     fn screen(&self) -> TextScreen {
         Machine::screen(self)
+    }
+    fn display(&self) -> Display {
+        Machine::display(self)
     }
     fn authentic_time(&self, tstates: u64) -> Duration {
         Machine::authentic_time(self, tstates)

@@ -20,7 +20,9 @@
 //! - [`spectrum`]: the 48K Spectrum, its ROM traps and interrupt, `RST 16`
 //!   printing, `.tap` tapes and `.sna`/`.z80` snapshots.
 
+pub mod charset;
 pub mod cpu;
+pub mod display;
 pub mod emulator;
 pub mod host;
 pub mod profile;
@@ -34,6 +36,7 @@ use std::io::Read;
 use std::path::Path;
 
 pub use cpu::{Memory, Regs};
+pub use display::Display;
 pub use emulator::{CALL_RETURN, Resume, Trap};
 pub use host::{Host, Machine, Model};
 pub use rng::SplitMix64;
@@ -42,12 +45,14 @@ pub use screen::{Cell, ScreenStyle, TextScreen};
 /// The Z80 core a machine runs on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Core {
-    /// Our own core ([`cpu::own`]): the T-states of the Z80 manual, and
-    /// everything `z80emu` computes, faster.
-    #[default]
-    Own,
     /// `z80emu` 0.11.0: the T-states of the Z80 manual, driven in long runs.
+    #[default]
     Z80emu,
+    /// Our own core ([`cpu::own`]): the T-states of the Z80 manual, and
+    /// everything `z80emu` computes (the same registers, memory, timing and
+    /// stops, compared after every instruction). Not the default until it
+    /// is faster than `z80emu`.
+    Own,
     /// `iz80` 0.5.1, the reference: reproduces games recorded before
     /// `z80emu` became the default. Known timing differences: a `JR cc` not
     /// taken counts 8 T-states (the manual: 7), a `JP cc` not taken 7 (the

@@ -13,6 +13,7 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
+use super::answer::Answer;
 use super::session::{Action, Clock, Ids, Job, Limits, SearchRequest, Searched, Settings, Speed};
 use crate::rules::{Game, Rules};
 
@@ -127,12 +128,13 @@ impl<R: Rules, X> Desk<R, X> {
     }
 
     /// The request `searched` answers, taken off the desk (the host's speed
-    /// learnt from it); `None`, with a note, if nobody waits for it.
+    /// learnt from it), with the answer judged once ([`Answer`]) in the
+    /// position it searched; `None`, with a note, if nobody waits for it.
     pub fn finished(
         &mut self,
-        searched: &Searched<R>,
+        searched: Searched<R>,
         out: &mut Vec<Action<R>>,
-    ) -> Option<Pending<R, X>> {
+    ) -> Option<(Pending<R, X>, Answer<R>)> {
         let Some(at) = self.pending.iter().position(|p| p.id == searched.id) else {
             out.push(Action::Note(format!(
                 "a search nobody waits for finished (id {})",
@@ -143,7 +145,15 @@ impl<R: Rules, X> Desk<R, X> {
         if let Ok(reply) = &searched.result {
             self.speed.observe(reply.tstates, searched.host);
         }
-        self.pending.remove(at)
+        let pending = self.pending.remove(at)?;
+        let game = &pending.game;
+        let answer = Answer::new(
+            game.rules(),
+            game.position(),
+            searched,
+            self.settings.illegal,
+        );
+        Some((pending, answer))
     }
 
     /// Sends the answer to `pending` now, or holds it: until `stop` or
@@ -251,5 +261,160 @@ impl<R: Rules, X> Desk<R, X> {
     /// A fresh id for timers of the front end's own.
     pub fn fresh_id(&mut self) -> u64 {
         self.ids.fresh()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engines::{self, EngineOptions, InputPath, Played, Reply};
+    use crate::protocol::session::{self, IllegalPolicy};
+    use crate::rules::chess::ChessRules;
+    use shakmaty::uci::UciMove;
+
+    type D = Desk<ChessRules, ()>;
+
+    fn desk() -> D {
+        let entry = engines::entry("1k-zx-chess").unwrap();
+        Desk::new(Settings::new(&entry, EngineOptions::default()))
+    }
+
+    fn go(d: &mut D, clock: &Clock, mode: Mode) -> SearchRequest<ChessRules> {
+        match d.start(&Game::initial(ChessRules), clock, mode, ()) {
+            Action::Job(Job::Search(r)) => r,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn searched(id: u64, wire: &str) -> Searched<ChessRules> {
+        Searched {
+            id,
+            result: Ok(Reply {
+                played: Played::Move(wire.parse::<UciMove>().unwrap()),
+                score: Some(10),
+                nodes: 20,
+                tstates: 6_000_000,
+                authentic: Duration::from_secs(7),
+                path: InputPath::Injected("test".into()),
+                thoughts: None,
+            }),
+            host: Duration::from_millis(10),
+            screen: None,
+        }
+    }
+
+    fn lines(out: &[Action<ChessRules>]) -> Vec<String> {
+        out.iter()
+            .filter_map(|a| match a {
+                Action::Send(l) => Some(l.clone()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_search_is_matched_judged_and_learnt_from() {
+        let mut d = desk();
+        let clock = Clock {
+            move_time: Some(Duration::from_millis(1000)),
+            ..Clock::default()
+        };
+        let request = go(&mut d, &clock, Mode::Timed);
+        assert_eq!(request.budget, 970_000_000, "970 ms at the default rate");
+        assert!(d.busy());
+        let mut out = Vec::new();
+        assert!(
+            d.finished(searched(request.id + 7, "e2e4"), &mut out)
+                .is_none()
+        );
+        assert_eq!(
+            out,
+            [Action::Note(format!(
+                "a search nobody waits for finished (id {})",
+                request.id + 7
+            ))]
+        );
+        let (pending, answer) = d.finished(searched(request.id, "e2e5"), &mut out).unwrap();
+        assert_eq!(pending.id, request.id);
+        let judged = answer.outcome.unwrap();
+        assert_eq!(judged.verdict.legal, None);
+        assert!(
+            judged
+                .verdict
+                .problem
+                .unwrap()
+                .starts_with("illegal move e2e5"),
+            "judged once, in the position searched"
+        );
+        assert_eq!(judged.verdict.send.unwrap().to_string(), "e2e5", "play");
+        assert!(d.speed.rate() < session::DEFAULT_RATE, "speed learnt");
+        assert!(!d.busy());
+    }
+
+    #[test]
+    fn answers_wait_for_stop_ponderhit_or_the_authentic_time() {
+        let mut d = desk();
+        let clock = Clock::default();
+        let mut out = Vec::new();
+        // go infinite: held until stop.
+        let r = go(&mut d, &clock, Mode::Infinite);
+        let (p, _) = d.finished(searched(r.id, "e2e4"), &mut out).unwrap();
+        assert!(!d.deliver(
+            &p,
+            vec!["a".into()],
+            Duration::ZERO,
+            Duration::ZERO,
+            &mut out
+        ));
+        assert!(d.holding() && out.is_empty());
+        // A second go: the held answer goes first, in order.
+        let r = go(&mut d, &clock, Mode::Ponder);
+        let (p, _) = d.finished(searched(r.id, "e2e4"), &mut out).unwrap();
+        d.deliver(
+            &p,
+            vec!["b".into()],
+            Duration::ZERO,
+            Duration::ZERO,
+            &mut out,
+        );
+        assert_eq!(lines(&out), ["a"]);
+        out.clear();
+        d.ponderhit(&mut out);
+        assert_eq!(lines(&out), ["b"]);
+        // Authentic timing: a timer, and the answer when it goes off.
+        d.settings.authentic = true;
+        out.clear();
+        let r = go(&mut d, &clock, Mode::Timed);
+        let (p, _) = d.finished(searched(r.id, "e2e4"), &mut out).unwrap();
+        let secs = Duration::from_secs;
+        assert!(!d.deliver(&p, vec!["c".into()], secs(7), secs(1), &mut out));
+        let [Action::WakeAfter(wait, token)] = out[..] else {
+            panic!("{out:?}")
+        };
+        assert_eq!(wait, secs(6), "the original 7 s less the 1 s spent");
+        out.clear();
+        assert!(!d.wake(token + 1, &mut out), "not our timer");
+        assert!(d.wake(token, &mut out));
+        assert_eq!(lines(&out), ["c"]);
+        // stop: held output goes at once, and later answers are not held.
+        out.clear();
+        let r = go(&mut d, &clock, Mode::Timed);
+        d.stop(&mut out);
+        let (p, _) = d.finished(searched(r.id, "e2e4"), &mut out).unwrap();
+        assert!(d.deliver(&p, vec!["d".into()], secs(7), secs(1), &mut out));
+        assert_eq!(lines(&out), ["d"]);
+    }
+
+    #[test]
+    fn discarded_searches_leave_the_desk_idle() {
+        let mut d = desk();
+        d.settings.illegal = IllegalPolicy::Resign;
+        let r = go(&mut d, &Clock::default(), Mode::Timed);
+        d.discard();
+        assert!(!d.busy());
+        let mut out = Vec::new();
+        let (p, answer) = d.finished(searched(r.id, "e2e5"), &mut out).unwrap();
+        assert!(p.discarded);
+        assert_eq!(answer.outcome.unwrap().verdict.send, None, "resign");
     }
 }

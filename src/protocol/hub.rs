@@ -115,12 +115,13 @@
 
 use std::time::Duration;
 
+use super::answer::{Answer, Judged};
 use super::desk::{Desk, Mode, Pending};
 use super::session::{self, Action, Change, Clock, Input, Job, Searched, Settings, Weighed};
-use crate::engines::{EngineInfo, OptionKind, OptionSpec, Played, Reply, Thoughts};
+use crate::engines::{EngineInfo, OptionKind, OptionSpec, Played, Reply};
 use crate::rules::draughts::hub::parse_pydraughts_position;
 pub use crate::rules::draughts::hub_line::{HubLine, NO_MOVE, SyntaxError, split, value};
-use crate::rules::draughts::{Draughts, HubMove, PdnMove, Position, Variant};
+use crate::rules::draughts::{Draughts, HubMove, PdnMove, Variant};
 use crate::rules::{Game, Verdict};
 
 type Action_ = Action<Draughts>;
@@ -498,82 +499,80 @@ impl Hub {
     }
 
     fn searched(&mut self, s: Searched<Draughts>, out: &mut Vec<Action_>) {
-        let Some(search) = self.desk.finished(&s, out) else {
+        let Some((search, answer)) = self.desk.finished(s, out) else {
             return;
         };
-        let (lines, authentic) = match &s.result {
-            Ok(reply) => (self.reply_lines(&search, reply, &s), reply.authentic),
-            Err(e) => (
-                vec![
-                    info_value("problem", &format!("the engine failed: {e}")),
-                    no_move(),
-                ],
-                Duration::ZERO,
-            ),
+        let lines = match &answer.outcome {
+            Ok(judged) => reply_lines(&search, judged, &answer),
+            Err(e) => vec![
+                info_value("problem", &format!("the engine failed: {e}")),
+                no_move(),
+            ],
         };
-        self.desk.deliver(&search, lines, authentic, s.host, out);
-    }
-
-    /// The `info` lines and `done` of a reply. An illegal move is flagged
-    /// in an `info problem=` line only, never in a `pv`. After `go
-    /// analyze`, the program's candidates come first
-    /// ([`candidate_lines`]).
-    fn reply_lines(
-        &self,
-        search: &Pending<Draughts, GoMode>,
-        reply: &Reply<PdnMove>,
-        s: &Searched<Draughts>,
-    ) -> Vec<String> {
-        let rules = *search.game.rules();
-        let position = search.game.position();
-        let judged =
-            session::judge_reply(&rules, position, &reply.played, self.desk.settings.illegal);
-        let hub = |wire: &PdnMove| match &judged.legal {
-            Some(m) => rules.hub_move(m),
-            None => HubMove::from_pdn(wire),
-        };
-        let mut lines = Vec::new();
-        if search.extra == GoMode::Analyze {
-            lines = match &reply.thoughts {
-                Some(thoughts) => candidate_lines(&rules, position, thoughts, reply, s),
-                None => vec![info_value(
-                    "note",
-                    &format!("no candidates: {}", session::no_thoughts(reply)),
-                )],
-            };
-        }
-        if !lines.iter().any(|l| l.contains(" pv=")) {
-            let pv = judged.legal.as_ref().map(|m| rules.hub_move(m));
-            lines.insert(0, search_info(reply, s, pv));
-        }
-        if let Some(problem) = &judged.problem {
-            lines.push(info_value("problem", problem));
-            if judged.send.is_none() && matches!(reply.played, Played::Move(_)) {
-                lines.push(info_value(
-                    "problem",
-                    "IllegalMoves is resign: Hub has no resignation, so done with the null move 0-0",
-                ));
-            }
-        }
-        lines.push(info_value("detail", &session::describe(reply, s.host)));
-        if let Some(rows) = &s.screen {
-            lines.extend(rows.iter().map(|r| info_value("screen", r)));
-        }
-        lines.push(match &judged.send {
-            Some(wire) => format!("done move={}", hub(wire)),
-            None => no_move(),
-        });
-        lines
+        self.desk
+            .deliver(&search, lines, answer.authentic(), answer.host, out);
     }
 }
 
+/// The `info` lines and `done` of a reply, rendered from its [`Answer`].
+/// An illegal move is flagged in an `info problem=` line only, never in a
+/// `pv`. After `go analyze`, the program's candidates come first
+/// ([`candidate_lines`]).
+fn reply_lines(
+    search: &Pending<Draughts, GoMode>,
+    judged: &Judged<Draughts>,
+    answer: &Answer<Draughts>,
+) -> Vec<String> {
+    let rules = *search.game.rules();
+    let (reply, verdict) = (&judged.reply, &judged.verdict);
+    let hub = |wire: &PdnMove| match &verdict.legal {
+        Some(m) => rules.hub_move(m),
+        None => HubMove::from_pdn(wire),
+    };
+    let mut lines = Vec::new();
+    let legal = judged.legal_candidates();
+    let analyze = search.extra == GoMode::Analyze;
+    if analyze {
+        lines = match &judged.candidates {
+            Some(all) => candidate_lines(&rules, all, &legal, reply, answer.host),
+            None => vec![info_value(
+                "note",
+                &format!("no candidates: {}", session::no_thoughts(reply)),
+            )],
+        };
+    }
+    // Without candidate lines, the search's own line (with the move's pv).
+    if !analyze || legal.is_empty() {
+        let pv = verdict.legal.as_ref().map(|m| rules.hub_move(m));
+        lines.insert(0, search_info(reply, answer.host, pv));
+    }
+    if let Some(problem) = &verdict.problem {
+        lines.push(info_value("problem", problem));
+        if verdict.send.is_none() && matches!(reply.played, Played::Move(_)) {
+            lines.push(info_value(
+                "problem",
+                "IllegalMoves is resign: Hub has no resignation, so done with the null move 0-0",
+            ));
+        }
+    }
+    lines.push(info_value("detail", &judged.detail));
+    if let Some(rows) = &answer.screen {
+        lines.extend(rows.iter().map(|r| info_value("screen", r)));
+    }
+    lines.push(match &verdict.send {
+        Some(wire) => format!("done move={}", hub(wire)),
+        None => no_move(),
+    });
+    lines
+}
+
 /// The first `info` line of a reply.
-fn search_info(reply: &Reply<PdnMove>, s: &Searched<Draughts>, pv: Option<HubMove>) -> String {
+fn search_info(reply: &Reply<PdnMove>, host: Duration, pv: Option<HubMove>) -> String {
     let mut line = String::from("info");
     if let Some(score) = reply.score {
         line.push_str(&format!(" score={}", men(score)));
     }
-    line.push_str(&search_stats(reply, s));
+    line.push_str(&search_stats(reply, host));
     if let Some(pv) = pv {
         line.push_str(&format!(" pv={pv}"));
     }
@@ -586,12 +585,12 @@ fn men(units: i32) -> String {
 }
 
 /// ` nodes=… time=… nps=…` of the whole search.
-fn search_stats(reply: &Reply<PdnMove>, s: &Searched<Draughts>) -> String {
+fn search_stats(reply: &Reply<PdnMove>, host: Duration) -> String {
     format!(
         " nodes={} time={:.3} nps={:.3}",
         reply.nodes,
-        s.host.as_secs_f64(),
-        session::nps(reply.nodes, s.host) as f64 / 1e6
+        host.as_secs_f64(),
+        session::nps(reply.nodes, host) as f64 / 1e6
     )
 }
 
@@ -603,19 +602,17 @@ fn search_stats(reply: &Reply<PdnMove>, s: &Searched<Draughts>) -> String {
 /// count. Moves in Hub form, as `done` sends them.
 fn candidate_lines(
     rules: &Draughts,
-    pos: &Position,
-    thoughts: &Thoughts<PdnMove>,
+    judged: &[Weighed<Draughts>],
+    legal: &[&Weighed<Draughts>],
     reply: &Reply<PdnMove>,
-    s: &Searched<Draughts>,
+    host: Duration,
 ) -> Vec<String> {
-    let judged = session::judge_thoughts(rules, pos, thoughts);
-    let legal: Vec<_> = judged.iter().filter(|w| w.legal().is_some()).collect();
     // A candidate in Hub form, with every captured square if legal.
     let hub = |w: &Weighed<Draughts>| match w.legal_move() {
         Some(m) => rules.hub_move(m),
         None => HubMove::from_pdn(&w.candidate.wire),
     };
-    let stats = search_stats(reply, s);
+    let stats = search_stats(reply, host);
     let mut lines: Vec<String> = legal
         .iter()
         .rev()
@@ -627,13 +624,8 @@ fn candidate_lines(
             )
         })
         .collect();
-    let notes = session::candidate_notes(
-        &judged,
-        &legal,
-        thoughts.tie_break,
-        |w| hub(w).to_string(),
-        men,
-    );
+    let tie_break = reply.thoughts.as_ref().map_or("", |t| t.tie_break);
+    let notes = session::candidate_notes(judged, legal, tie_break, |w| hub(w).to_string(), men);
     lines.extend(notes.iter().map(|n| info_value("note", n)));
     lines
 }
@@ -678,6 +670,7 @@ fn error(message: &str) -> Action_ {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines::Thoughts;
     use crate::engines::{self, EngineOptions, InputPath, Ties};
     use crate::protocol::session::{IllegalPolicy, SearchRequest, sent};
     use crate::rules::draughts::hub::pydraughts_position;

@@ -4,15 +4,23 @@
 //! Each front end ([`uci::Uci`], [`xboard::Xboard`], [`hub::Hub`]) turns one [`Input`] (a
 //! line from the GUI, a finished search, a timer) into [`Action`]s (lines
 //! back, notes, jobs for the engine). What they share, including the engine
-//! worker, lives in [`session`]. The threads and stdin/stdout live here, at
-//! the edge ([`serve`]): one thread reads stdin, one runs the emulated
-//! program, and this one feeds the front end and writes stdout, so `isready`
-//! and `ping` are answered while the program thinks.
+//! worker, lives in [`session`]. The threads and the line transport live
+//! here, at the edge ([`serve_on`]; [`serve`] on stdin/stdout): one thread
+//! reads the input, one runs the emulated program, and this one feeds the
+//! front end and writes the output, so `isready` and `ping` are answered
+//! while the program thinks.
 
+pub mod answer;
+pub mod clock;
 pub mod desk;
+pub mod events;
 pub mod hub;
+pub mod judging;
+pub mod prose;
 pub mod session;
+pub mod settings;
 pub mod uci;
+pub mod worker;
 pub mod xboard;
 
 use std::fmt;
@@ -100,7 +108,7 @@ pub enum ProtocolError {
         protocol: &'static str,
         engine: String,
     },
-    /// Standard output is gone.
+    /// The output (standard output) is gone.
     Stdout(io::Error),
     /// The engine's thread ended.
     WorkerGone,
@@ -161,6 +169,29 @@ pub fn serve(
     options: EngineOptions,
     first_line: Option<String>,
 ) -> Result<(), ProtocolError> {
+    let input = io::BufReader::new(io::stdin());
+    serve_on(protocol, engine, options, first_line, input, io::stdout())
+}
+
+/// Serves `engine` over any line transport: lines are read from `input`
+/// (until `quit` or its end) and written, each with its `\n` and flushed,
+/// to `output`. stdin/stdout is one transport ([`serve`]); a socket, or
+/// the two ends of an HTTP exchange, are others.
+///
+/// # Errors
+/// The engine cannot be created or plays another game, or `output` fails.
+pub fn serve_on<I, O>(
+    protocol: Protocol,
+    engine: &str,
+    options: EngineOptions,
+    first_line: Option<String>,
+    input: I,
+    output: O,
+) -> Result<(), ProtocolError>
+where
+    I: BufRead + Send + 'static,
+    O: Write,
+{
     let entry = engines::entry(engine).ok_or_else(|| EngineError::Unknown(engine.to_string()))?;
     if entry.game != protocol.game() {
         return Err(ProtocolError::WrongGame {
@@ -170,32 +201,56 @@ pub fn serve(
     }
     let settings = Settings::new(&entry, options.clone());
     let info = entry.info;
+    let lines = Lines {
+        first: first_line,
+        input,
+        output,
+    };
     match protocol {
         Protocol::Uci => run(
             uci::Uci::new(info, settings),
             session::Worker::<ChessRules>::new(engine, &options)?,
-            first_line,
+            lines,
         ),
         Protocol::Xboard => run(
             xboard::Xboard::new(info, settings),
             session::Worker::<ChessRules>::new(engine, &options)?,
-            first_line,
+            lines,
         ),
         Protocol::Hub => run(
             hub::Hub::new(info, settings),
             session::Worker::<Draughts>::new(engine, &options)?,
-            first_line,
+            lines,
         ),
     }
 }
 
-/// The edge: one thread reads stdin, one runs the engine's jobs, this one
-/// feeds the front end and writes stdout.
-fn run<R: Catalogue, F: FrontEnd<R>>(
+/// A line transport: a line already read, where the rest come from, where
+/// the answers go.
+struct Lines<I, O> {
+    first: Option<String>,
+    input: I,
+    output: O,
+}
+
+/// The edge: one thread reads the input, one runs the engine's jobs, this
+/// one feeds the front end and writes the output.
+fn run<R, F, I, O>(
     mut front: F,
     mut worker: session::Worker<R>,
-    first_line: Option<String>,
-) -> Result<(), ProtocolError> {
+    lines: Lines<I, O>,
+) -> Result<(), ProtocolError>
+where
+    R: Catalogue,
+    F: FrontEnd<R>,
+    I: BufRead + Send + 'static,
+    O: Write,
+{
+    let Lines {
+        first: first_line,
+        input,
+        mut output,
+    } = lines;
     let (inputs, rx) = mpsc::channel::<Input<R>>();
     let (jobs, job_rx) = mpsc::channel::<Job<R>>();
     let to_main = inputs.clone();
@@ -214,10 +269,9 @@ fn run<R: Catalogue, F: FrontEnd<R>>(
         ));
     }
     let from_gui = inputs.clone();
-    thread::spawn(move || read_lines(&from_gui));
+    thread::spawn(move || read_lines(input, &from_gui));
 
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
+    let out = &mut output;
     while let Ok(input) = rx.recv() {
         if let Input::Line(line) = &input {
             log::debug!(">engine: {line}");
@@ -246,11 +300,9 @@ fn run<R: Catalogue, F: FrontEnd<R>>(
     Ok(())
 }
 
-/// Sends every stdin line to the main thread, then [`Input::Eof`]. Bytes
-/// that are not UTF-8 are replaced, never fatal.
-fn read_lines<R: Catalogue>(to_main: &mpsc::Sender<Input<R>>) {
-    let stdin = io::stdin();
-    let mut input = stdin.lock();
+/// Sends every line of `input` to the main thread, then [`Input::Eof`].
+/// Bytes that are not UTF-8 are replaced, never fatal.
+fn read_lines<R: Catalogue>(mut input: impl BufRead, to_main: &mpsc::Sender<Input<R>>) {
     let mut buf = Vec::new();
     loop {
         buf.clear();
@@ -267,4 +319,48 @@ fn read_lines<R: Catalogue>(to_main: &mpsc::Sender<Input<R>>) {
         }
     }
     let _ = to_main.send(Input::Eof);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The line transport is a parameter: a front end served over an
+    /// in-memory reader and writer answers as over stdin/stdout.
+    #[test]
+    fn any_line_transport_serves() {
+        let input = io::Cursor::new(b"isready\nquit\nisready\n".to_vec());
+        let mut output = Vec::new();
+        let first = Some("uci".to_string());
+        serve_on(
+            Protocol::Uci,
+            "1k-zx-chess",
+            EngineOptions::default(),
+            first,
+            input,
+            &mut output,
+        )
+        .unwrap();
+        let text = String::from_utf8(output).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].starts_with("id name 1K ZX Chess"), "{text}");
+        assert_eq!(
+            lines[lines.len() - 2..],
+            ["uciok", "readyok"],
+            "nothing after quit: {text}"
+        );
+        let err = serve_on(
+            Protocol::Hub,
+            "1k-zx-chess",
+            EngineOptions::default(),
+            None,
+            io::Cursor::new(Vec::new()),
+            Vec::new(),
+        )
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "1k-zx-chess does not play the game Hub is for"
+        );
+    }
 }

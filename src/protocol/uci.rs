@@ -40,9 +40,12 @@ use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Position};
 use vampirc_uci::{UciMessage, UciSearchControl, UciTimeControl};
 
+use super::answer::{Answer, Judged};
 use super::desk::{Desk, Mode, Pending};
-use super::session::{self, Action, Change, Clock, IllegalPolicy, Input, Job, Searched, Settings};
-use crate::engines::{EngineInfo, OptionKind, Played, Reply, Thoughts};
+use super::session::{
+    self, Action, Change, Clock, IllegalPolicy, Input, Job, Searched, Settings, Weighed,
+};
+use crate::engines::{EngineInfo, OptionKind, Played, Reply};
 use crate::rules::chess::ChessRules;
 use crate::rules::{Game, PositionError, Rules, Verdict};
 
@@ -347,77 +350,72 @@ impl Uci {
     }
 
     fn searched(&mut self, s: Searched<ChessRules>, out: &mut Vec<Action_>) {
-        let Some(search) = self.desk.finished(&s, out) else {
+        let Some((search, answer)) = self.desk.finished(s, out) else {
             return;
         };
-        let (lines, authentic) = match &s.result {
-            Ok(reply) => (self.reply_lines(&search, reply, &s), reply.authentic),
-            Err(e) => (
-                vec![
-                    format!(
-                        "info depth 0 score cp 0 nodes 0 nps 0 time {}",
-                        s.host.as_millis()
-                    ),
-                    format!("info string the engine failed: {e}"),
-                    "bestmove 0000".to_string(),
-                ],
-                Duration::ZERO,
-            ),
+        let lines = match &answer.outcome {
+            Ok(judged) => self.reply_lines(&search, judged, &answer),
+            Err(e) => vec![
+                format!(
+                    "info depth 0 score cp 0 nodes 0 nps 0 time {}",
+                    answer.host.as_millis()
+                ),
+                format!("info string the engine failed: {e}"),
+                "bestmove 0000".to_string(),
+            ],
         };
-        self.desk.deliver(&search, lines, authentic, s.host, out);
+        self.desk
+            .deliver(&search, lines, answer.authentic(), answer.host, out);
     }
 
-    /// The `info` lines and `bestmove` of a reply. An illegal move is
-    /// flagged in an `info string` only, never in a `pv`.
+    /// The `info` lines and `bestmove` of a reply, rendered from its
+    /// [`Answer`]. An illegal move is flagged in an `info string` only,
+    /// never in a `pv`.
     fn reply_lines(
         &self,
         search: &Pending<ChessRules, Vec<UciMove>>,
-        reply: &Reply<UciMove>,
-        s: &Searched<ChessRules>,
+        judged: &Judged<ChessRules>,
+        answer: &Answer<ChessRules>,
     ) -> Vec<String> {
-        let position = search.game.position();
-        let judged = session::judge_reply(
-            &ChessRules,
-            position,
-            &reply.played,
-            self.desk.settings.illegal,
-        );
+        let (reply, verdict) = (&judged.reply, &judged.verdict);
         let mut lines = Vec::new();
-        let ms = s.host.as_millis();
-        let nps = session::nps(reply.nodes, s.host);
+        let ms = answer.host.as_millis();
+        let nps = session::nps(reply.nodes, answer.host);
         let score = reply.score.unwrap_or(0);
-        let pv = match (&reply.played, &judged.legal) {
+        let pv = match (&reply.played, &verdict.legal) {
             (Played::Move(m), Some(_)) => format!(" pv {m}"),
             _ => String::new(),
         };
         let stats = format!("nodes {} nps {nps} time {ms}", reply.nodes);
-        match (&reply.thoughts, self.multipv) {
-            (_, 1) => lines.push(format!("info depth 1 score cp {score} {stats}{pv}")),
-            (Some(thoughts), n) => {
-                let shown = self.candidate_lines(search, thoughts, n, &stats);
-                if !shown.iter().any(|l| l.starts_with("info multipv")) {
-                    lines.push(format!("info depth 1 score cp {score} {stats}{pv}"));
+        let search_line = format!("info depth 1 score cp {score} {stats}{pv}");
+        match (&judged.candidates, self.multipv) {
+            (_, 1) => lines.push(search_line),
+            (Some(all), n) => {
+                let (shown, notes) = candidate_lines(search, all, reply, n, &stats);
+                if shown.is_empty() {
+                    lines.push(search_line);
                 }
                 lines.extend(shown);
+                lines.extend(notes);
             }
             (None, _) => {
-                lines.push(format!("info depth 1 score cp {score} {stats}{pv}"));
+                lines.push(search_line);
                 lines.push(format!(
                     "info string MultiPV: {}",
                     session::no_thoughts(reply)
                 ));
             }
         }
-        if let Some(problem) = &judged.problem {
+        if let Some(problem) = &verdict.problem {
             lines.push(format!("info string {problem}"));
-            if judged.send.is_none() && matches!(reply.played, Played::Move(_)) {
+            if verdict.send.is_none() && matches!(reply.played, Played::Move(_)) {
                 lines.push(
                     "info string IllegalMoves is resign: UCI has no resignation, so bestmove 0000"
                         .to_string(),
                 );
             }
         }
-        if let Some(m) = &judged.send
+        if let Some(m) = &verdict.send
             && !search.extra.is_empty()
             && !search.extra.contains(m)
         {
@@ -425,54 +423,17 @@ impl Uci {
                 "info string searchmoves: the program cannot be restricted; it played {m}"
             ));
         }
-        lines.push(format!("info string {}", session::describe(reply, s.host)));
-        if let Some(rows) = &s.screen {
+        lines.push(format!("info string {}", judged.detail));
+        if let Some(rows) = &answer.screen {
             lines.extend(rows.iter().map(|r| format!("info string screen {r}")));
         }
         lines.push(format!(
             "bestmove {}",
-            judged.send.map_or("0000".to_string(), |m| m.to_string())
+            verdict
+                .send
+                .as_ref()
+                .map_or("0000".to_string(), |m| m.to_string())
         ));
-        lines
-    }
-
-    /// `MultiPV` above 1: the `n` best legal candidates in the program's
-    /// order (among `searchmoves`, if given), then an `info string` for
-    /// each illegal candidate and each tie among those shown.
-    fn candidate_lines(
-        &self,
-        search: &Pending<ChessRules, Vec<UciMove>>,
-        thoughts: &Thoughts<UciMove>,
-        n: usize,
-        stats: &str,
-    ) -> Vec<String> {
-        let judged = session::judge_thoughts(&ChessRules, search.game.position(), thoughts);
-        let wanted = |m: &UciMove| search.extra.is_empty() || search.extra.contains(m);
-        let shown: Vec<_> = judged
-            .iter()
-            .filter(|w| w.legal().is_some_and(wanted))
-            .take(n)
-            .collect();
-        let mut lines: Vec<String> = shown
-            .iter()
-            .enumerate()
-            .filter_map(|(k, w)| {
-                let m = w.legal()?;
-                Some(format!(
-                    "info multipv {} depth 1 score cp {} {stats} pv {m}",
-                    k + 1,
-                    w.candidate.score
-                ))
-            })
-            .collect();
-        let notes = session::candidate_notes(
-            &judged,
-            &shown,
-            thoughts.tie_break,
-            |w| w.candidate.wire.to_string(),
-            |score| score.to_string(),
-        );
-        lines.extend(notes.iter().map(|n| format!("info string {n}")));
         lines
     }
 
@@ -662,9 +623,53 @@ pub fn read_position(words: &[String]) -> Result<(Option<String>, Vec<String>), 
     }
 }
 
+/// `MultiPV` above 1: an `info multipv K` line for each of the `n` best
+/// legal candidates in the program's order (among `searchmoves`, if
+/// given), then an `info string` for each illegal candidate and each tie
+/// among those shown, and the count: (the `multipv` lines, the notes).
+fn candidate_lines(
+    search: &Pending<ChessRules, Vec<UciMove>>,
+    judged: &[Weighed<ChessRules>],
+    reply: &Reply<UciMove>,
+    n: usize,
+    stats: &str,
+) -> (Vec<String>, Vec<String>) {
+    let wanted = |m: &UciMove| search.extra.is_empty() || search.extra.contains(m);
+    let shown: Vec<_> = judged
+        .iter()
+        .filter(|w| w.legal().is_some_and(wanted))
+        .take(n)
+        .collect();
+    let lines: Vec<String> = shown
+        .iter()
+        .enumerate()
+        .filter_map(|(k, w)| {
+            let m = w.legal()?;
+            Some(format!(
+                "info multipv {} depth 1 score cp {} {stats} pv {m}",
+                k + 1,
+                w.candidate.score
+            ))
+        })
+        .collect();
+    let tie_break = reply.thoughts.as_ref().map_or("", |t| t.tie_break);
+    let notes = session::candidate_notes(
+        judged,
+        &shown,
+        tie_break,
+        |w| w.candidate.wire.to_string(),
+        |score| score.to_string(),
+    );
+    (
+        lines,
+        notes.iter().map(|n| format!("info string {n}")).collect(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines::Thoughts;
     use crate::engines::{self, EngineOptions, InputPath, Ties};
     use crate::protocol::session::{SearchRequest, sent};
 

@@ -62,9 +62,10 @@ use shakmaty::{
     Square,
 };
 
+use super::answer::{Answer, Judged};
 use super::desk::{Desk, Mode};
-use super::session::{self, Action, Change, Clock, IllegalPolicy, Input, Job, Searched, Settings};
-use crate::engines::{EngineInfo, OptionKind, Played, Reply, Thoughts};
+use super::session::{self, Action, Change, Clock, Input, Job, Searched, Settings};
+use crate::engines::{EngineInfo, OptionKind, Played, Reply};
 use crate::rules::chess::ChessRules;
 use crate::rules::{EndReason, Ending, Game, GameResult, Verdict};
 
@@ -557,69 +558,72 @@ impl Xboard {
     }
 
     fn searched(&mut self, s: Searched<ChessRules>, out: &mut Vec<Action_>) {
-        let Some(search) = self.desk.finished(&s, out) else {
+        let Some((search, answer)) = self.desk.finished(s, out) else {
             return;
         };
         if search.discarded {
             return;
         }
         if search.extra == Purpose::Analysis {
-            let lines = analysis_lines(&search.game, &s);
+            let lines = analysis_lines(&answer);
             out.extend(lines.into_iter().map(Action::Send));
             if let Some(analysis) = &mut self.analysis {
-                let nodes = s.result.as_ref().map_or(0, |r| r.nodes);
-                analysis.done = Some((s.host.as_millis() / 10, nodes));
+                let nodes = answer.outcome.as_ref().map_or(0, |j| j.reply.nodes);
+                analysis.done = Some((answer.host.as_millis() / 10, nodes));
             }
             return;
         }
-        let (lines, authentic) = match &s.result {
-            Ok(reply) => (self.reply_lines(reply, &s), reply.authentic),
+        let lines = match &answer.outcome {
+            Ok(judged) => self.reply_lines(judged, &answer),
             Err(e) => {
                 self.force = true;
-                (
-                    vec![format!("# the engine failed: {e}"), "resign".to_string()],
-                    Duration::ZERO,
-                )
+                vec![format!("# the engine failed: {e}"), "resign".to_string()]
             }
         };
-        if self.desk.deliver(&search, lines, authentic, s.host, out) {
+        if self
+            .desk
+            .deliver(&search, lines, answer.authentic(), answer.host, out)
+        {
             self.pay_pongs(out);
         }
     }
 
     /// The thinking output, comments and the move (or resignation) of a
-    /// reply; follows the game with the move when it is legal. An illegal
-    /// move is flagged in a comment and never shown as thinking output.
-    fn reply_lines(&mut self, reply: &Reply<UciMove>, s: &Searched<ChessRules>) -> Vec<String> {
+    /// reply, rendered from its [`Answer`]; follows the game with the move
+    /// when it is legal. An illegal move is flagged in a comment and never
+    /// shown as thinking output.
+    fn reply_lines(
+        &mut self,
+        judged: &Judged<ChessRules>,
+        answer: &Answer<ChessRules>,
+    ) -> Vec<String> {
         let mut lines = Vec::new();
-        let judged = session::judge_reply(
-            &ChessRules,
-            self.game.position(),
-            &reply.played,
-            self.desk.settings.illegal,
-        );
+        let (reply, verdict) = (&judged.reply, &judged.verdict);
         if self.post {
-            let (thinking, notes) = reply.thoughts.as_ref().map_or_else(Default::default, |t| {
-                candidate_lines(self.game.position(), t, reply, s.host)
-            });
+            let (thinking, notes) = candidate_lines(judged, answer.host);
             if thinking.is_empty() {
-                let pv = match (&reply.played, &judged.legal) {
+                let pv = match (&reply.played, &verdict.legal) {
                     (Played::Move(m), Some(_)) => Some(m),
                     _ => None,
                 };
-                lines.push(thinking_line(reply.score.unwrap_or(0), reply, s.host, pv));
+                lines.push(thinking_line(
+                    reply.score.unwrap_or(0),
+                    reply,
+                    answer.host,
+                    pv,
+                ));
             }
             lines.extend(thinking);
             lines.extend(notes);
         }
-        lines.push(format!("# {}", session::describe(reply, s.host)));
-        if let Some(rows) = &s.screen {
+        lines.push(format!("# {}", judged.detail));
+        if let Some(rows) = &answer.screen {
             lines.extend(rows.iter().map(|r| format!("# screen {r}")));
         }
-        match (&judged.send, &judged.problem, &reply.played) {
+        match (&verdict.send, &verdict.problem, &reply.played) {
             (Some(m), None, _) => {
                 lines.push(format!("move {m}"));
-                if let Some(legal) = judged.legal {
+                if let Some(legal) = verdict.legal {
                     self.game.push(legal);
                 }
                 if let Some(ending) = self.game.ending() {
@@ -709,24 +713,21 @@ fn thinking_line(
     }
 }
 
-/// The program's candidates in `pos`: a thinking line for each legal one,
-/// the program's choice last, and `#` comments for the illegal ones, the
-/// ties among the legal ones and the count.
-fn candidate_lines(
-    pos: &Chess,
-    thoughts: &Thoughts<UciMove>,
-    reply: &Reply<UciMove>,
-    host: Duration,
-) -> (Vec<String>, Vec<String>) {
-    let judged = session::judge_thoughts(&ChessRules, pos, thoughts);
-    let legal: Vec<_> = judged.iter().filter(|w| w.legal().is_some()).collect();
+/// The program's candidates: a thinking line for each legal one, the
+/// program's choice last, and `#` comments for the illegal ones, the ties
+/// among the legal ones and the count. Nothing without candidates.
+fn candidate_lines(judged: &Judged<ChessRules>, host: Duration) -> (Vec<String>, Vec<String>) {
+    let (Some(all), Some(thoughts)) = (&judged.candidates, &judged.reply.thoughts) else {
+        return Default::default();
+    };
+    let legal = judged.legal_candidates();
     let thinking = legal
         .iter()
         .rev()
-        .map(|w| thinking_line(w.candidate.score, reply, host, w.legal()))
+        .map(|w| thinking_line(w.candidate.score, &judged.reply, host, w.legal()))
         .collect();
     let notes = session::candidate_notes(
-        &judged,
+        all,
         &legal,
         thoughts.tie_break,
         |w| w.candidate.wire.to_string(),
@@ -740,38 +741,34 @@ fn candidate_lines(
 /// candidates' thinking lines and comments, or the program's move as the
 /// one line and why there are no candidates; then the retro detail. Never
 /// a move.
-fn analysis_lines(game: &Game<ChessRules>, s: &Searched<ChessRules>) -> Vec<String> {
-    let reply = match &s.result {
-        Ok(reply) => reply,
+fn analysis_lines(answer: &Answer<ChessRules>) -> Vec<String> {
+    let judged = match &answer.outcome {
+        Ok(judged) => judged,
         Err(e) => return vec![format!("# the engine failed: {e}")],
     };
-    let pos = game.position();
-    let (thinking, notes) = reply
-        .thoughts
-        .as_ref()
-        .map_or_else(Default::default, |t| candidate_lines(pos, t, reply, s.host));
-    let judged = session::judge_reply(&ChessRules, pos, &reply.played, IllegalPolicy::Resign);
+    let (reply, verdict) = (&judged.reply, &judged.verdict);
+    let (thinking, notes) = candidate_lines(judged, answer.host);
     let mut lines = Vec::new();
     if thinking.is_empty()
-        && let (Played::Move(m), Some(_)) = (&reply.played, &judged.legal)
+        && let (Played::Move(m), Some(_)) = (&reply.played, &verdict.legal)
     {
         lines.push(thinking_line(
             reply.score.unwrap_or(0),
             reply,
-            s.host,
+            answer.host,
             Some(m),
         ));
     }
     lines.extend(thinking);
     lines.extend(notes);
-    if let Some(problem) = &judged.problem {
+    if let Some(problem) = &verdict.problem {
         lines.push(format!("# the program's move: {problem}"));
     }
     if reply.thoughts.is_none() {
         lines.push(format!("# no candidates: {}", session::no_thoughts(reply)));
     }
-    lines.push(format!("# {}", session::describe(reply, s.host)));
-    if let Some(rows) = &s.screen {
+    lines.push(format!("# {}", judged.detail));
+    if let Some(rows) = &answer.screen {
         lines.extend(rows.iter().map(|r| format!("# screen {r}")));
     }
     lines
@@ -893,6 +890,7 @@ fn looks_like_move(word: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines::Thoughts;
     use crate::engines::{self, EngineOptions, InputPath, Ties};
     use crate::protocol::session::{IllegalPolicy, SearchRequest, sent};
 

@@ -65,27 +65,33 @@ impl GameRecord<ChessRules> {
         }
         tokens.push(comment_token(&self.reason));
         tokens.push(self.result_token().to_string());
-        let mut line = String::new();
-        for t in tokens {
-            if !line.is_empty() && line.len() + 1 + t.len() > 79 {
-                s.push_str(&line);
-                s.push('\n');
-                line.clear();
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(&t);
-        }
-        s.push_str(&line);
-        s.push_str("\n\n");
+        push_movetext(&mut s, tokens);
         s
     }
 }
 
+/// Appends movetext tokens to `s` in lines of at most 79 characters (PGN's
+/// export format asks for fewer than 80), then a blank line.
+pub fn push_movetext(s: &mut String, tokens: impl IntoIterator<Item = String>) {
+    let mut line = String::new();
+    for t in tokens {
+        if !line.is_empty() && line.len() + 1 + t.len() > 79 {
+            s.push_str(&line);
+            s.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&t);
+    }
+    s.push_str(&line);
+    s.push_str("\n\n");
+}
+
 /// A PGN comment; braces inside become parentheses so the comment ends
 /// where it should.
-fn comment_token(text: &str) -> String {
+pub fn comment_token(text: &str) -> String {
     format!("{{{}}}", text.replace('{', "(").replace('}', ")"))
 }
 

@@ -271,3 +271,148 @@ impl<'a, R: MatchGame> Table<'a, R> {
         self.record.reason = format!("{}{text}", self.record.reason);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engines::{EngineOptions, InputPath};
+    use crate::rules::Rules;
+    use crate::rules::chess::ChessRules;
+    use crate::runner::openings;
+    use crate::runner::player::PlayerSpec;
+    use crate::runner::record::MoveNote;
+    use shakmaty::uci::UciMove;
+
+    fn config(illegal: IllegalRule, comments: bool) -> MatchConfig<ChessRules> {
+        MatchConfig {
+            rules: ChessRules,
+            players: vec![PlayerSpec::Random, PlayerSpec::Random],
+            games: 2,
+            rounds: 1,
+            concurrency: 1,
+            openings: openings::built_in(),
+            tc: None,
+            authentic_clock: false,
+            seed: 1,
+            illegal,
+            max_plies: 300,
+            engine_options: EngineOptions::default(),
+            startup: Duration::from_secs(1),
+            comments,
+        }
+    }
+
+    const PAIRING: Pairing = Pairing {
+        number: 1,
+        round: 1,
+        white: 0,
+        black: 1,
+        opening: 0,
+    };
+
+    fn turn(wire: &str) -> Turn<UciMove> {
+        Turn::Move {
+            wire: wire.parse().unwrap(),
+            authentic: None,
+            comment: Some(MoveNote {
+                score: Some(-25),
+                authentic: Duration::from_millis(6_300),
+                nodes: 27,
+                path: InputPath::Tape,
+            }),
+        }
+    }
+
+    /// A legal move of the side on move in the opening's position.
+    fn legal(t: &Table<ChessRules>) -> String {
+        let m = &t.game.legal_moves()[0];
+        t.game.rules().wire(t.game.position(), m).to_string()
+    }
+
+    #[test]
+    fn a_legal_move_is_played_with_its_note_and_an_illegal_one_forfeits() {
+        let c = config(IllegalRule::Forfeit, true);
+        let mut t = Table::new(&c, &PAIRING);
+        let opening = t.record.moves.len();
+        let side = t.game.turn();
+        t.take(turn(&legal(&t)));
+        assert_eq!(t.record.moves.len(), opening + 1);
+        assert_eq!(
+            t.record.moves.last().unwrap().1.as_deref(),
+            Some("-0.25 6.3s, 27 nodes, tape")
+        );
+        assert!(t.record.result.is_none() && t.game.turn() != side);
+        t.take(turn("a1a8"));
+        assert_eq!(t.record.end, Some(EndReason::IllegalMove));
+        assert_eq!(t.record.result, Some(GameResult::loss(!side)));
+        assert_eq!(t.record.illegal.len(), 1);
+        assert!(
+            t.record.reason.contains("plays the illegal move a1a8"),
+            "{}",
+            t.record.reason
+        );
+        assert!(t.over());
+    }
+
+    #[test]
+    fn under_continue_an_illegal_move_is_flagged_and_three_in_a_row_forfeit() {
+        let c = config(IllegalRule::Continue, false);
+        let mut t = Table::new(&c, &PAIRING);
+        t.take(turn(&legal(&t)));
+        assert_eq!(t.record.moves.last().unwrap().1, None, "--no-comments");
+        for strike in 1..STRIKES {
+            t.take(turn("a1a8"));
+            let flagged = t.record.moves.last().unwrap().1.clone().unwrap();
+            assert_eq!(flagged.matches("not played, asked again").count(), strike);
+            assert!(t.record.result.is_none(), "strike {strike}");
+        }
+        t.take(turn("a1a8"));
+        assert_eq!(t.record.end, Some(EndReason::IllegalMove));
+    }
+
+    #[test]
+    fn what_a_player_gives_up_ends_the_game_with_its_reason() {
+        let c = config(IllegalRule::Forfeit, true);
+        for (turn, reason) in [
+            (Turn::Resign("no move".into()), EndReason::Resignation),
+            (Turn::DeadEnd("x found no move".into()), EndReason::DeadEnd),
+            (Turn::Stalled("x stalls".into()), EndReason::Stalled),
+            (
+                Turn::Disconnected("x disconnects".into()),
+                EndReason::Disconnected,
+            ),
+            (
+                Turn::ProtocolFault("x breaks".into()),
+                EndReason::ProtocolFault,
+            ),
+        ] {
+            let mut t = Table::new(&c, &PAIRING);
+            let side = t.game.turn();
+            t.take(turn);
+            assert_eq!(t.record.end, Some(reason));
+            assert_eq!(t.record.result, Some(GameResult::loss(side)));
+        }
+    }
+
+    #[test]
+    fn a_whole_game_of_random_movers_ends_by_the_rules_or_adjudication() {
+        let c = config(IllegalRule::Forfeit, true);
+        let stop = AtomicBool::new(false);
+        let (record, times) = play_game(&c, &PAIRING, &stop).unwrap();
+        assert!(record.result.is_some(), "{}", record.reason);
+        assert!(matches!(
+            record.termination,
+            Termination::Normal | Termination::Adjudication
+        ));
+        assert!(
+            record.moves.iter().all(|(_, c)| c.is_none()),
+            "random moves carry no note"
+        );
+        assert!(times.iter().all(Vec::is_empty), "no authentic times");
+        stop.store(true, Ordering::SeqCst);
+        assert!(
+            play_game(&c, &PAIRING, &stop).is_none(),
+            "stopped before it ended"
+        );
+    }
+}

@@ -7,4 +7,5 @@
 mod common;
 
 mod chesskelet_bench;
+mod own_lockstep_bench;
 mod samuel_f8_bench;

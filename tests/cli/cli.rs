@@ -302,6 +302,43 @@ fn an_emulated_draughts_engine_shows_its_screen() {
     assert!(!ok && err.contains("no emulated screen"), "{err}");
 }
 
+/// `play --png-dir` writes a picture after every move, and
+/// `screen --png --play` draws the same game's last screen: the engine's
+/// answer changes the picture, the person's move alone does not (the
+/// machine sees it only when it is asked).
+#[test]
+fn play_png_dir_and_screen_png_picture_the_same_game() {
+    let dir = std::env::temp_dir().join(format!("retrochess-png-dir-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (ok, out, err) = run(
+        &["play", "--png-dir", dir.to_str().unwrap()],
+        "e7e5\nquit\n",
+    );
+    assert!(ok, "{out}{err}");
+    let read = |n: usize| std::fs::read(dir.join(format!("ply-{n:03}.png"))).unwrap();
+    let pictures: Vec<Vec<u8>> = (0..4).map(read).collect();
+    assert!(pictures.iter().all(|p| p.starts_with(b"\x89PNG\r\n\x1a\n")));
+    assert_eq!(pictures[1], pictures[2], "e7e5 not yet seen by the machine");
+    assert_ne!(
+        pictures[2], pictures[3],
+        "the engine's answer is on its screen"
+    );
+    let png = dir.join("screen.png");
+    let (ok, _, err) = run(
+        &["screen", "--png", png.to_str().unwrap(), "--play", "e7e5"],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert_eq!(std::fs::read(&png).unwrap(), pictures[3]);
+    let (ok, _, err) = run(&["screen", "--png", "/dev/null", "--scale", "9"], "");
+    assert!(!ok);
+    assert!(err.contains("--scale 9: expected 1 to 8"), "{err}");
+    let (ok, _, err) = run(&["screen", "--play", "e7e4"], "");
+    assert!(!ok);
+    assert!(err.contains("e7e4: illegal move"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Issue 19: Toni Baker's program as printed and as mended are kept apart
 /// wherever a user looks: `engines`, the Hub's `id name`, the PDN
 /// `White`/`Black` names, and the match table.

@@ -9,15 +9,9 @@ mod common;
 
 mod baker;
 mod baker_mended;
-mod chesskelet_candidates;
-mod chesskelet_engine;
-mod chesskelet_golden;
-mod chesskelet_robustness;
+mod chesskelet;
 mod draughts_1k;
-mod draughts_candidate_tables;
-mod draughts_candidates;
 mod draughts_tapes;
-mod onek_engine;
-mod onek_tape;
-mod onek_thoughts;
+mod driver;
+mod onek;
 mod samuel_f8;

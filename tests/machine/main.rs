@@ -10,4 +10,4 @@ mod common;
 mod cores;
 mod own_core;
 mod own_instructions;
-mod zx81_machine;
+mod zx81;

@@ -136,7 +136,13 @@ fn every_unprefixed_opcode_takes_the_manuals_t_states() {
         if op == 0x10 {
             // DJNZ: B 1 falls through, B 2 jumps.
             for (b, t) in [(1, 8), (2, 13)] {
-                let (mut c, mut bus) = cpu(&code, Regs { bc: b << 8, ..plain(0) });
+                let (mut c, mut bus) = cpu(
+                    &code,
+                    Regs {
+                        bc: b << 8,
+                        ..plain(0)
+                    },
+                );
                 c.step(&mut bus);
                 assert_eq!(c.tstates(), t, "DJNZ with B {b}");
             }
@@ -146,12 +152,20 @@ fn every_unprefixed_opcode_takes_the_manuals_t_states() {
         match taken(op) {
             Some(t) if op != 0x18 => {
                 let (no, yes) = flags_for(op);
-                assert_eq!(run(&code, no), (u64::from(MAIN[usize::from(op)]), 1), "{op:02X} not taken");
+                assert_eq!(
+                    run(&code, no),
+                    (u64::from(MAIN[usize::from(op)]), 1),
+                    "{op:02X} not taken"
+                );
                 assert_eq!(run(&code, yes), (u64::from(t), 1), "{op:02X} taken");
                 checked += 2;
             }
             _ => {
-                assert_eq!(run(&code, 0), (u64::from(MAIN[usize::from(op)]), 1), "{op:02X}");
+                assert_eq!(
+                    run(&code, 0),
+                    (u64::from(MAIN[usize::from(op)]), 1),
+                    "{op:02X}"
+                );
                 checked += 1;
             }
         }
@@ -176,7 +190,11 @@ fn every_cb_opcode_takes_the_manuals_t_states() {
 fn every_documented_ed_opcode_takes_the_manuals_t_states() {
     for (op, t) in ED {
         // The block I/O instructions count B, the others BC: one to go.
-        let bc = if op >= 0xA0 && op & 2 != 0 { 0x0100 } else { 0x0001 };
+        let bc = if op >= 0xA0 && op & 2 != 0 {
+            0x0100
+        } else {
+            0x0001
+        };
         let (mut c, mut bus) = cpu(&[0xED, op, 0x00, 0x90], Regs { bc, ..plain(0) });
         c.step(&mut bus);
         let (tstates, r) = (c.tstates(), c.regs().r & 0x7F);
@@ -186,7 +204,13 @@ fn every_documented_ed_opcode_takes_the_manuals_t_states() {
     }
     // A block instruction that repeats: 21, PC back on it.
     for op in [0xB0, 0xB1, 0xB2, 0xB3, 0xB8, 0xB9, 0xBA, 0xBB] {
-        let (mut c, mut bus) = cpu(&[0xED, op], Regs { bc: 0x0202, ..plain(0) });
+        let (mut c, mut bus) = cpu(
+            &[0xED, op],
+            Regs {
+                bc: 0x0202,
+                ..plain(0)
+            },
+        );
         bus.mem[0xA000] = 0x55;
         c.step(&mut bus);
         assert_eq!((c.tstates(), c.pc()), (21, AT), "ED {op:02X} repeating");
@@ -210,7 +234,11 @@ fn every_documented_index_opcode_takes_the_manuals_t_states() {
         for op in 0..=255u8 {
             // DD CB d op: BIT 20, the others 23; two M1 cycles.
             let t = if op >> 6 == 1 { 20 } else { 23 };
-            assert_eq!(run(&[prefix, 0xCB, 0x05, op], 0), (t, 2), "{prefix:02X} CB {op:02X}");
+            assert_eq!(
+                run(&[prefix, 0xCB, 0x05, op], 0),
+                (t, 2),
+                "{prefix:02X} CB {op:02X}"
+            );
         }
         // A prefix before an instruction that does not use HL: 4 more.
         assert_eq!(run(&[prefix, 0x00], 0), (8, 2));
@@ -242,11 +270,14 @@ fn alu(code: &[u8], a: u8, b: u8, f: u8) -> (u8, u8) {
     (r.a(), r.f())
 }
 
+/// A hand-worked case: code, A, B, F before, A after, F after.
+type Worked = (&'static [u8], u8, u8, u8, u8, u8);
+
 #[test]
 fn arithmetic_sets_the_flags_worked_out_by_hand() {
     // (code, A, B, F before, A after, F after); F is S Z Y H X P/V N C.
     #[rustfmt::skip]
-    let cases: [(&[u8], u8, u8, u8, u8, u8); 26] = [
+    let cases: [Worked; 26] = [
         // ADD A,B: 0x7F + 0x01 = 0x80: S, H (F+1), overflow; Y X from 0x80 (0).
         (&[0x80], 0x7F, 0x01, 0x00, 0x80, 0x94),
         // 0xFF + 0x01 = 0x00: Z, H, C.
@@ -326,11 +357,20 @@ fn sixteen_bit_arithmetic_sets_the_flags_worked_out_by_hand() {
     // of the high byte 0x10 (0); MEMPTR is HL + 1 before.
     assert_eq!(hl(&[0x09], 0x0FFF, 0x0001, 0xC4), (0x1000, 0xD4, 0x1000));
     // ADC HL,BC: 0x7FFF + 0 + carry = 0x8000: S, H, overflow.
-    assert_eq!(hl(&[0xED, 0x4A], 0x7FFF, 0x0000, 0x01), (0x8000, 0x94, 0x8000));
+    assert_eq!(
+        hl(&[0xED, 0x4A], 0x7FFF, 0x0000, 0x01),
+        (0x8000, 0x94, 0x8000)
+    );
     // SBC HL,BC: 0x0000 - 0x0001 = 0xFFFF: S, Y, H, X, N, C.
-    assert_eq!(hl(&[0xED, 0x42], 0x0000, 0x0001, 0x00), (0xFFFF, 0xBB, 0x0001));
+    assert_eq!(
+        hl(&[0xED, 0x42], 0x0000, 0x0001, 0x00),
+        (0xFFFF, 0xBB, 0x0001)
+    );
     // SBC HL,BC: equal: Z, N.
-    assert_eq!(hl(&[0xED, 0x42], 0x1234, 0x1234, 0x00), (0x0000, 0x42, 0x1235));
+    assert_eq!(
+        hl(&[0xED, 0x42], 0x1234, 0x1234, 0x00),
+        (0x0000, 0x42, 0x1235)
+    );
 }
 
 #[test]
@@ -338,7 +378,14 @@ fn scf_and_ccf_take_bits_3_and_5_from_q() {
     // After an instruction that set the flags, X and Y come from A alone;
     // otherwise from A | F (the NMOS Z80's (Q ^ F) | A).
     let scf = |code: &[u8], a: u8, f: u8| {
-        let (r, _) = after(code, Regs { af: u16::from_be_bytes([a, f]), ..plain(0) }, &[]);
+        let (r, _) = after(
+            code,
+            Regs {
+                af: u16::from_be_bytes([a, f]),
+                ..plain(0)
+            },
+            &[],
+        );
         r.f()
     };
     // OR A (A 0x00 -> Z P), then SCF: X Y from A (0): Z P C.
@@ -350,7 +397,10 @@ fn scf_and_ccf_take_bits_3_and_5_from_q() {
     // POP AF does not set Q: SCF after it takes F's X Y (0x28 from the stack).
     let (r, _) = after(
         &[0xF1, 0x37],
-        Regs { sp: 0xF000, ..plain(0) },
+        Regs {
+            sp: 0xF000,
+            ..plain(0)
+        },
         &[(0xF000, 0x28), (0xF001, 0x00)],
     );
     assert_eq!(r.f(), 0x29);
@@ -362,14 +412,22 @@ fn bit_on_memory_takes_bits_3_and_5_from_memptr() {
     // set: H; X and Y from MEMPTR's high byte 0x28; C kept.
     let (r, c) = after(
         &[0x3A, 0x00, 0x28, 0xCB, 0x46],
-        Regs { hl: 0xA000, af: 0x0001, ..plain(0) },
+        Regs {
+            hl: 0xA000,
+            af: 0x0001,
+            ..plain(0)
+        },
         &[(0xA000, 0x01)],
     );
     assert_eq!((r.f(), c.memptr()), (0x39, 0x2801));
     // BIT 1,(IX+5): X and Y from the address's high byte (0xB0 -> Y).
     let (r, _) = after(
         &[0xDD, 0xCB, 0x05, 0x4E],
-        Regs { ix: 0xB000, af: 0x0000, ..plain(0) },
+        Regs {
+            ix: 0xB000,
+            af: 0x0000,
+            ..plain(0)
+        },
         &[(0xB005, 0x00)],
     );
     assert_eq!(r.f(), 0x74);
@@ -381,21 +439,38 @@ fn block_instructions_set_the_flags_worked_out_by_hand() {
     // BC 2 -> 1: P/V; S Z C kept.
     let (r, _) = after(
         &[0xED, 0xA0],
-        Regs { af: 0x08C1, bc: 2, hl: 0xA000, de: 0x9000, ..plain(0) },
+        Regs {
+            af: 0x08C1,
+            bc: 2,
+            hl: 0xA000,
+            de: 0x9000,
+            ..plain(0)
+        },
         &[(0xA000, 0x20)],
     );
     assert_eq!((r.f(), r.bc, r.hl, r.de), (0xCD, 1, 0xA001, 0x9001));
     // CPI finding A: Z, N, BC 1 -> 0 (P/V clear); n = 0: no X Y.
     let (r, _) = after(
         &[0xED, 0xA1],
-        Regs { af: 0x5500, bc: 1, hl: 0xA000, ..plain(0) },
+        Regs {
+            af: 0x5500,
+            bc: 1,
+            hl: 0xA000,
+            ..plain(0)
+        },
         &[(0xA000, 0x55)],
     );
     assert_eq!((r.f(), r.bc), (0x42, 0));
     // LDIR moving 3 bytes: 21 + 21 + 16 T-states, P/V clear at the end.
     let (r, c) = after(
         &[0xED, 0xB0],
-        Regs { af: 0x0000, bc: 3, hl: 0xA000, de: 0x9000, ..plain(0) },
+        Regs {
+            af: 0x0000,
+            bc: 3,
+            hl: 0xA000,
+            de: 0x9000,
+            ..plain(0)
+        },
         &[(0xA000, 1), (0xA001, 2), (0xA002, 3)],
     );
     assert_eq!((c.tstates(), r.bc, r.f() & 0x04), (58, 0, 0));
@@ -417,15 +492,28 @@ fn r_counts_m1_cycles_and_keeps_bit_7() {
 
 #[test]
 fn an_interrupt_takes_13_t_states_and_waits_one_instruction_after_ei() {
-    let (mut c, mut bus) = cpu(&[0xFB, 0x00, 0x76], Regs { iff1: false, iff2: false, ..plain(0) });
+    let (mut c, mut bus) = cpu(
+        &[0xFB, 0x00, 0x76],
+        Regs {
+            iff1: false,
+            iff2: false,
+            ..plain(0)
+        },
+    );
     c.step(&mut bus); // EI
     assert!(!c.interrupt_im1(&mut bus), "not just after EI");
     c.step(&mut bus); // NOP
     let t = c.tstates();
     assert!(c.interrupt_im1(&mut bus));
     let r = c.regs();
-    assert_eq!((c.tstates() - t, r.pc, r.sp, r.iff1), (13, 0x0038, 0xEFFE, false));
-    assert_eq!(u16::from_le_bytes([bus.mem[0xEFFE], bus.mem[0xEFFF]]), AT + 2);
+    assert_eq!(
+        (c.tstates() - t, r.pc, r.sp, r.iff1),
+        (13, 0x0038, 0xEFFE, false)
+    );
+    assert_eq!(
+        u16::from_le_bytes([bus.mem[0xEFFE], bus.mem[0xEFFF]]),
+        AT + 2
+    );
     // On a HALT the pushed address is past it.
     let (mut c, mut bus) = cpu(&[0x76], plain(0));
     c.step(&mut bus);
@@ -433,5 +521,8 @@ fn an_interrupt_takes_13_t_states_and_waits_one_instruction_after_ei() {
     c.step(&mut bus); // halted: an M1 cycle
     assert_eq!(c.tstates(), 8);
     assert!(c.interrupt_im1(&mut bus));
-    assert_eq!(u16::from_le_bytes([bus.mem[0xEFFE], bus.mem[0xEFFF]]), AT + 1);
+    assert_eq!(
+        u16::from_le_bytes([bus.mem[0xEFFE], bus.mem[0xEFFF]]),
+        AT + 1
+    );
 }

@@ -157,7 +157,8 @@ pub fn side_by_side(data: &[u8], max_actions: usize) -> Result<Compared, String>
             }
         }
         done.actions += 1;
-        compare(&own, &reference, &bus_own, &bus_ref).map_err(|e| format!("after {what}, action {i}: {e}"))?;
+        compare(&own, &reference, &bus_own, &bus_ref)
+            .map_err(|e| format!("after {what}, action {i}: {e}"))?;
         if own.halted() && action & 1 == 0 {
             // Wake it, as a machine would.
             own.set_pc(own.pc().wrapping_add(1));
@@ -171,7 +172,10 @@ pub fn side_by_side(data: &[u8], max_actions: usize) -> Result<Compared, String>
 fn compare(own: &Own, reference: &Z80emu, a: &FlatBus, b: &FlatBus) -> Result<(), String> {
     let (ra, rb) = (own.regs(), reference.regs());
     if ra != rb {
-        return Err(format!("registers: own {ra} R {:02X} / z80emu {rb} R {:02X}", ra.r, rb.r));
+        return Err(format!(
+            "registers: own {ra} R {:02X} / z80emu {rb} R {:02X}",
+            ra.r, rb.r
+        ));
     }
     if own.memptr() != reference.memptr() {
         return Err(format!(
@@ -181,7 +185,11 @@ fn compare(own: &Own, reference: &Z80emu, a: &FlatBus, b: &FlatBus) -> Result<()
         ));
     }
     if own.halted() != reference.halted() {
-        return Err(format!("halted: own {} / z80emu {}", own.halted(), reference.halted()));
+        return Err(format!(
+            "halted: own {} / z80emu {}",
+            own.halted(),
+            reference.halted()
+        ));
     }
     if own.tstates() != reference.tstates() {
         return Err(format!(

@@ -24,10 +24,12 @@
 //! The ROM routines are in [`rom`], `RST 16` printing in [`print`], tapes in
 //! [`tap`], snapshots in [`snapshot`].
 //!
-//! Not emulated: the display bitmap (the screen is the text the print trap
-//! received), the lower screen, sound, tape signals, and the contention of
+//! The display file and attributes hold what the print trap drew there
+//! ([`display`], with our own character set: the ROM's patterns are not
+//! used); the text screen is kept beside them. Not emulated: the lower screen, sound, tape signals, and the contention of
 //! the lower 16K of RAM by the ULA (code and data there run at full speed).
 
+pub mod display;
 pub mod print;
 pub mod rom;
 pub mod snapshot;
@@ -118,6 +120,9 @@ pub struct SpectrumBus {
     /// An interrupt is being taken: the ROM handler's `EI; RET` is read at
     /// the vector.
     in_irq: bool,
+    /// The border colour, bits 0–2 of the last OUT to an even port (the
+    /// ULA); 7 (white) as the ROM leaves it at power-on.
+    border: u8,
 }
 
 impl SpectrumBus {
@@ -129,6 +134,7 @@ impl SpectrumBus {
             polled_now: Cell::new(false),
             waiting: Cell::new(false),
             in_irq: false,
+            border: 7,
         }
     }
 
@@ -208,6 +214,14 @@ impl Bus for SpectrumBus {
 
     fn take_fault(&mut self) -> Option<Fault> {
         self.fault.take()
+    }
+
+    /// The ULA answers every even port: bits 0–2 are the border colour
+    /// (bits 3 and 4, MIC and the speaker, are not emulated).
+    fn output(&mut self, port: u16, value: u8) {
+        if port & 1 == 0 {
+            self.border = value & 7;
+        }
     }
 
     fn ram(&self) -> &[u8] {
@@ -358,6 +372,17 @@ impl Model<SpectrumBus> for SpectrumDevices {
         self.printer.screen().clone()
     }
 
+    /// Bitmap, attributes and border, as the ULA shows them.
+    fn display(&self, emu: &Emulator<SpectrumBus>) -> crate::machine::Display {
+        let start = usize::from(display::BITMAP);
+        let mut memory = Box::new([0u8; display::DISPLAY_BYTES]);
+        memory.copy_from_slice(&emu.bus().mem[start..start + display::DISPLAY_BYTES]);
+        crate::machine::Display::Spectrum {
+            memory,
+            border: emu.bus().border,
+        }
+    }
+
     /// At [`CLOCK_HZ`] (the contention of the lower 16K is not emulated).
     fn authentic_time(&self, tstates: u64) -> Duration {
         Duration::from_nanos(tstates.saturating_mul(1_000_000_000) / CLOCK_HZ)
@@ -486,6 +511,7 @@ impl Default for Spectrum48 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::machine::Display;
 
     /// A machine running `code` at 0x8000 with the stack at 0xFF00.
     fn with_code(code: &[u8]) -> Spectrum48 {
@@ -526,6 +552,55 @@ mod tests {
         assert_eq!(zx.screen().row_text(0), "abc");
         assert!(zx.bright(0, 0));
         assert!(!zx.bright(0, 1));
+    }
+
+    #[test]
+    fn printing_draws_into_the_display_file_and_out_sets_the_border() {
+        // BRIGHT 1, 'a', BRIGHT 0, INVERSE 1, AT 9,31, 'b', then
+        // ld a,2; out ($FE),a (a red border); jr $
+        let mut zx = with_code(&[
+            0x3E, 19, 0xD7, 0x3E, 1, 0xD7, 0x3E, b'a', 0xD7, 0x3E, 19, 0xD7, 0xAF, 0xD7, 0x3E, 20,
+            0xD7, 0x3E, 1, 0xD7, 0x3E, 22, 0xD7, 0x3E, 9, 0xD7, 0x3E, 31, 0xD7, 0x3E, b'b', 0xD7,
+            0x3E, 2, 0xD3, 0xFE, 0x18, 0xFE,
+        ]);
+        assert!(matches!(zx.run(1_000_000), Stop::Stuck { .. }));
+        let Display::Spectrum { memory, border } = zx.display() else {
+            panic!("a Spectrum display");
+        };
+        assert_eq!(border, 2);
+        let a = crate::machine::charset::glyph('a').unwrap();
+        let b = crate::machine::charset::glyph('b').unwrap();
+        for line in 0..8 {
+            let at = |r, c| usize::from(display::bitmap_address(r, c, line)) - 0x4000;
+            assert_eq!(memory[at(0, 0)], a[line], "line {line} of 'a'");
+            assert_eq!(memory[at(9, 31)], !b[line], "line {line} of inverse 'b'");
+        }
+        // Row 9 is in the second third: 0x4800 + 1 << 5 + 31.
+        assert_eq!(display::bitmap_address(9, 31, 0), 0x483F);
+        assert_eq!(memory[6144], 0x78, "ATTR_P 0x38 with BRIGHT");
+        assert_eq!(memory[6144 + 9 * 32 + 31], 0x38);
+    }
+
+    #[test]
+    fn scrolling_moves_the_display_file_with_the_text() {
+        // AT 1,0; 'x'; AT 21,0; CR (the upper screen scrolls); jr $
+        let mut code = Vec::new();
+        for byte in [22, 1, 0, b'x', 22, 21, 0, 13] {
+            code.extend([0x3E, byte, 0xD7]);
+        }
+        code.extend([0x18, 0xFE]);
+        let mut zx = with_code(&code);
+        assert!(matches!(zx.run(1_000_000), Stop::Stuck { .. }));
+        assert_eq!(zx.screen().row_text(0), "x");
+        let Display::Spectrum { memory, .. } = zx.display() else {
+            panic!("a Spectrum display");
+        };
+        let x = crate::machine::charset::glyph('x').unwrap();
+        for (line, &want) in x.iter().enumerate() {
+            let at = |r| usize::from(display::bitmap_address(r, 0, line)) - 0x4000;
+            assert_eq!(memory[at(0)], want);
+            assert_eq!(memory[at(1)], 0, "row 1 moved up");
+        }
     }
 
     #[test]

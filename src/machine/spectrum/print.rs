@@ -4,8 +4,10 @@
 //! BRIGHT/INVERSE attributes go (ZX Spectrum manual, appendix A, the
 //! character set and its control codes): printable characters 32–127, CR,
 //! the PRINT comma, AT row/col, TAB, and the one-byte parameters of the
-//! colour codes 16–21. The display bitmap is not drawn, and scrolling has no
-//! "scroll?" prompt (the text screen just scrolls).
+//! colour codes 16–21. Scrolling has no "scroll?" prompt (the text screen
+//! just scrolls). Each call also says what it changed on the screen
+//! ([`Drawn`]), so the trap can draw it into the display file and
+//! attributes as PRINT-OUT would (`super::rom`).
 
 use crate::machine::{Cell, TextScreen};
 
@@ -27,6 +29,34 @@ enum PrintState {
     Tab2(u8),
 }
 
+/// What one printed code changed on the upper screen, for the trap to draw
+/// into the display file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Drawn {
+    /// The code `code` was put at (row, column) with these temporary
+    /// attributes (those set by the colour control codes since the last
+    /// CLS; `None`: the permanent ones, ATTR_P).
+    Put {
+        row: usize,
+        col: usize,
+        code: u8,
+        attrs: TempAttrs,
+    },
+    /// The upper screen scrolled up one line.
+    Scrolled,
+}
+
+/// The colour control codes' effect on the next characters (PRINT-OUT's
+/// ATTR_T, MASK_T and P_FLAG, as far as our programs use them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TempAttrs {
+    pub ink: Option<u8>,
+    pub paper: Option<u8>,
+    pub flash: Option<bool>,
+    pub bright: bool,
+    pub inverse: bool,
+}
+
 /// The upper screen as text, and the print position and attributes.
 #[derive(Clone, Debug)]
 pub struct Printer {
@@ -37,6 +67,10 @@ pub struct Printer {
     state: PrintState,
     bright_now: bool,
     inverse_now: bool,
+    ink_now: Option<u8>,
+    paper_now: Option<u8>,
+    flash_now: Option<bool>,
+    drawn: Vec<Drawn>,
 }
 
 impl Default for Printer {
@@ -49,6 +83,10 @@ impl Default for Printer {
             state: PrintState::Normal,
             bright_now: false,
             inverse_now: false,
+            ink_now: None,
+            paper_now: None,
+            flash_now: None,
+            drawn: Vec::new(),
         }
     }
 }
@@ -76,8 +114,14 @@ impl Printer {
         *self = Printer::default();
     }
 
-    /// PRINT-OUT on the upper screen, for one code.
-    pub fn print(&mut self, code: u8) {
+    /// PRINT-OUT on the upper screen, for one code; returns what it changed
+    /// on the screen.
+    pub fn print(&mut self, code: u8) -> Vec<Drawn> {
+        self.print_text(code);
+        std::mem::take(&mut self.drawn)
+    }
+
+    fn print_text(&mut self, code: u8) {
         if self.parameter(code) {
             return;
         }
@@ -95,18 +139,18 @@ impl Printer {
             16..=21 => self.state = PrintState::Param(code),
             22 => self.state = PrintState::AtRow,
             23 => self.state = PrintState::Tab1,
-            32..=126 => self.put(code as char),
-            127 => self.put('©'),
+            32..=126 => self.put(code as char, code),
+            127 => self.put('©', code),
             128..=143 => {
                 // Block graphics: bit 0 top right, 1 top left, 2 bottom right,
                 // 3 bottom left.
                 const QUADS: [char; 16] = [
                     ' ', '▝', '▘', '▀', '▗', '▐', '▚', '▜', '▖', '▞', '▌', '▛', '▄', '▟', '▙', '█',
                 ];
-                self.put(QUADS[usize::from(code - 128)]);
+                self.put(QUADS[usize::from(code - 128)], code);
             }
-            144..=164 => self.put((b'A' + code - 144) as char), // UDGs, as their letters
-            _ => self.put('¿'), // other control codes and keyword tokens
+            144..=164 => self.put((b'A' + code - 144) as char, code), // UDGs, as their letters
+            _ => self.put('¿', code), // other control codes and keyword tokens
         }
     }
 
@@ -118,7 +162,13 @@ impl Printer {
             PrintState::Normal => return false,
             PrintState::Param(19) => self.bright_now = code & 1 != 0,
             PrintState::Param(20) => self.inverse_now = code & 1 != 0,
-            PrintState::Param(_) => {} // INK, PAPER, FLASH, OVER: no text effect
+            // INK, PAPER 0–7 and FLASH 0/1 colour the cells (8 and 9,
+            // "transparent" and "contrast", keep the permanent colours);
+            // OVER is not drawn.
+            PrintState::Param(16) => self.ink_now = (code < 8).then_some(code),
+            PrintState::Param(17) => self.paper_now = (code < 8).then_some(code),
+            PrintState::Param(18) => self.flash_now = (code < 2).then_some(code == 1),
+            PrintState::Param(_) => {}
             PrintState::AtRow => self.state = PrintState::AtCol(code),
             PrintState::AtCol(row) => {
                 // Out of range, the ROM stops with an error; we keep the
@@ -140,10 +190,22 @@ impl Printer {
         true
     }
 
-    fn put(&mut self, glyph: char) {
+    fn put(&mut self, glyph: char, code: u8) {
         if self.col >= TextScreen::COLS {
             self.newline();
         }
+        self.drawn.push(Drawn::Put {
+            row: self.row,
+            col: self.col,
+            code,
+            attrs: TempAttrs {
+                ink: self.ink_now,
+                paper: self.paper_now,
+                flash: self.flash_now,
+                bright: self.bright_now,
+                inverse: self.inverse_now,
+            },
+        });
         self.screen.set(
             self.row,
             self.col,
@@ -171,6 +233,7 @@ impl Printer {
             self.bright
                 .copy_within(TextScreen::COLS..UPPER_ROWS * TextScreen::COLS, 0);
             self.row = UPPER_ROWS - 1;
+            self.drawn.push(Drawn::Scrolled);
         }
     }
 }

@@ -3,7 +3,8 @@
 //! Facts from the Spectrum's documented ROM entry points and system
 //! variables and from what ChesSkelet (seed 001) says it relies on:
 //! - [`PRINT_A`] (0x0010, `RST 16`): prints the code in A on the upper screen
-//!   ([`super::print`]). The ROM's PRINT-OUT keeps BC, DE and HL and spoils
+//!   ([`super::print`]) and draws it into the display file and attributes
+//!   ([`super::display`], with our own character set). The ROM's PRINT-OUT keeps BC, DE and HL and spoils
 //!   AF and BC'/DE'; the trap keeps every register, which no caller can tell
 //!   apart from the ROM unless it reads A after the call (ChesSkelet never
 //!   does). Like the ROM it goes through the current channel (CURCHL → the
@@ -76,7 +77,9 @@ fn print_a(dev: &mut SpectrumDevices, emu: &mut Emulator<SpectrumBus>) -> Option
     if emu.peek16(record) != PRINT_OUT {
         return Some(Stop::Fault(Fault::RomCall { pc: PRINT_A }));
     }
-    dev.printer.print(emu.a());
+    for drawn in dev.printer.print(emu.a()) {
+        super::display::draw(emu, drawn);
+    }
     emu.ret(PRINT_TSTATES);
     None
 }

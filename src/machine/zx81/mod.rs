@@ -311,10 +311,10 @@ impl Model<Zx81Bus> for Zx81Devices {
         self.idle(emu, frames * USER_TSTATES_PER_FRAME);
     }
 
-    /// The display file (at D_FILE) decoded; collapsed lines (shorter than
-    /// 32 characters) are padded with blanks.
-    fn screen(&self, emu: &Emulator<Zx81Bus>) -> TextScreen {
-        let mut screen = TextScreen::default();
+    /// The display file (at D_FILE) as the video reads it: 24 lines of 32
+    /// codes, collapsed lines padded with spaces (code 0).
+    fn display(&self, emu: &Emulator<Zx81Bus>) -> crate::machine::Display {
+        let mut codes = Box::new([0u8; 768]);
         let mut addr = emu.peek16(sysvar::D_FILE).wrapping_add(1);
         for row in 0..TextScreen::ROWS {
             for col in 0..=TextScreen::COLS {
@@ -323,6 +323,21 @@ impl Model<Zx81Bus> for Zx81Devices {
                 if code == 0x76 {
                     break;
                 }
+                if col < TextScreen::COLS {
+                    codes[row * TextScreen::COLS + col] = code;
+                }
+            }
+        }
+        crate::machine::Display::Zx81 { codes }
+    }
+
+    /// The display file (at D_FILE) decoded; collapsed lines (shorter than
+    /// 32 characters) are padded with blanks.
+    fn screen(&self, emu: &Emulator<Zx81Bus>) -> TextScreen {
+        let mut screen = TextScreen::default();
+        if let crate::machine::Display::Zx81 { codes } = self.display(emu) {
+            for (i, &code) in codes.iter().enumerate() {
+                let (row, col) = (i / TextScreen::COLS, i % TextScreen::COLS);
                 screen.set(row, col, code_to_cell(code));
             }
         }

@@ -34,7 +34,12 @@ pub const SZXYP: [u8; 256] = {
     let mut i = 0;
     while i < 256 {
         let v = i as u8;
-        t[i] = SZXY[i] | if v.count_ones() % 2 == 0 { PV } else { 0 };
+        t[i] = SZXY[i]
+            | if v.count_ones().is_multiple_of(2) {
+                PV
+            } else {
+                0
+            };
         i += 1;
     }
     t

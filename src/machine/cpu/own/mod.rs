@@ -878,7 +878,11 @@ impl Own {
                 self.tstates += 11;
             }
             0xD9 => {
-                let (bc, de, hl) = (pair(self.r8[RB], self.r8[RC]), pair(self.r8[RD], self.r8[RE]), pair(self.r8[RH], self.r8[RL]));
+                let (bc, de, hl) = (
+                    pair(self.r8[RB], self.r8[RC]),
+                    pair(self.r8[RD], self.r8[RE]),
+                    pair(self.r8[RH], self.r8[RL]),
+                );
                 [self.r8[RB], self.r8[RC]] = self.bc_alt.to_be_bytes();
                 [self.r8[RD], self.r8[RE]] = self.de_alt.to_be_bytes();
                 [self.r8[RH], self.r8[RL]] = self.hl_alt.to_be_bytes();
@@ -899,7 +903,8 @@ impl Own {
                 self.tstates += 4;
             }
             0xEB => {
-                (self.r8[RD], self.r8[RE], self.r8[RH], self.r8[RL]) = (self.r8[RH], self.r8[RL], self.r8[RD], self.r8[RE]);
+                (self.r8[RD], self.r8[RE], self.r8[RH], self.r8[RL]) =
+                    (self.r8[RH], self.r8[RL], self.r8[RD], self.r8[RE]);
                 self.tstates += 4;
             }
             0xED => self.exec_ed(bus),
@@ -1114,9 +1119,15 @@ impl Own {
                 let hl = pair(self.r8[RH], self.r8[RL]);
                 let m = bus.read(hl);
                 let (a, m) = if op == 0x67 {
-                    ((self.r8[RA] & 0xF0) | (m & 0x0F), (self.r8[RA] << 4) | (m >> 4))
+                    (
+                        (self.r8[RA] & 0xF0) | (m & 0x0F),
+                        (self.r8[RA] << 4) | (m >> 4),
+                    )
                 } else {
-                    ((self.r8[RA] & 0xF0) | (m >> 4), (m << 4) | (self.r8[RA] & 0x0F))
+                    (
+                        (self.r8[RA] & 0xF0) | (m >> 4),
+                        (m << 4) | (self.r8[RA] & 0x0F),
+                    )
                 };
                 bus.write(hl, m);
                 self.r8[RA] = a;
@@ -1185,7 +1196,13 @@ impl Own {
             self.memptr = self.memptr.wrapping_add(delta);
         }
         self.flags(
-            (self.r8[RF] & C) | N | half | (SZXY[usize::from(r)] & (S | Z)) | pv | (n & X) | ((n << 4) & Y),
+            (self.r8[RF] & C)
+                | N
+                | half
+                | (SZXY[usize::from(r)] & (S | Z))
+                | pv
+                | (n & X)
+                | ((n << 4) & Y),
         );
     }
 

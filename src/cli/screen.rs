@@ -1,0 +1,128 @@
+//! `retrochess screen`: the emulated screen after start-up, or after a
+//! person's moves and the engine's answers (`--play`), as text or as a PNG
+//! picture (`--png`, made from the machine's display memory: see
+//! `retrochess::picture`).
+
+use std::path::Path;
+
+use retrochess::engines::{Catalogue, EngineOptions, GameKind};
+use retrochess::machine::{Display, ScreenStyle, TextScreen};
+use retrochess::picture::{MAX_SCALE, Picture};
+use retrochess::rules::Color;
+use retrochess::rules::chess::ChessRules;
+use retrochess::rules::draughts::{Draughts, Variant};
+use retrochess::serve::table::{IllegalMoves, PageRules, Table};
+
+use super::{CliError, game_of};
+
+/// What to show.
+pub struct Request<'a> {
+    pub engine: &'a str,
+    pub ansi: bool,
+    pub png: Option<&'a Path>,
+    pub scale: usize,
+    /// The person's moves, separated by spaces; the engine answers each.
+    pub play: Option<&'a str>,
+    pub person: Option<Color>,
+    pub rules: Option<&'a str>,
+}
+
+/// Shows the screen.
+///
+/// # Errors
+/// Unknown engine, a native engine (no screen), a move that cannot be
+/// played, a scale out of range, the file cannot be written.
+pub fn run(req: &Request<'_>, options: &EngineOptions) -> Result<(), CliError> {
+    if !(1..=MAX_SCALE).contains(&req.scale) {
+        return Err(CliError::Input(format!(
+            "--scale {}: expected 1 to {MAX_SCALE}",
+            req.scale
+        )));
+    }
+    let id = req.engine;
+    let (text, display) = match game_of(id)? {
+        GameKind::Chess => {
+            if let Some(r) = req.rules {
+                return Err(CliError::Input(format!(
+                    "--rules {r}: {id} plays chess; --rules chooses draughts rules"
+                )));
+            }
+            match req.play {
+                None => {
+                    let mut e = ChessRules::create(id, options)?;
+                    (e.screen(), e.display())
+                }
+                Some(moves) => replay(ChessRules, req, moves, options, Color::Black)?,
+            }
+        }
+        GameKind::Draughts => {
+            let variant: Variant = req
+                .rules
+                .unwrap_or("english")
+                .parse()
+                .map_err(|e| CliError::Input(format!("--rules: {e}")))?;
+            match req.play {
+                None => {
+                    let mut e = Draughts::create(id, options)?;
+                    (e.screen(), e.display())
+                }
+                Some(moves) => replay(Draughts::new(variant), req, moves, options, Color::White)?,
+            }
+        }
+    };
+    let no_screen = || CliError::NoScreen(id.to_string());
+    match req.png {
+        Some(path) => {
+            let display = display.ok_or_else(no_screen)?;
+            write_png(path, &display, req.scale)
+        }
+        None => {
+            let style = if req.ansi {
+                ScreenStyle::Ansi
+            } else {
+                ScreenStyle::Plain
+            };
+            print!("{}", text.ok_or_else(no_screen)?.render(style));
+            Ok(())
+        }
+    }
+}
+
+/// Plays the person's `moves` against the engine as `retrochess serve`
+/// does (the engine first if it has the first move, then each person's
+/// move and the engine's answer), and returns the screen at the end.
+fn replay<R: PageRules>(
+    rules: R,
+    req: &Request<'_>,
+    moves: &str,
+    options: &EngineOptions,
+    default_person: Color,
+) -> Result<(Option<TextScreen>, Option<Display>), CliError> {
+    let person = req.person.unwrap_or(default_person);
+    let mut table = Table::new(rules, req.engine, options, person, IllegalMoves::Play)?;
+    if table.engine_to_move() {
+        table.engine_moves()?;
+    }
+    for m in moves.split_whitespace() {
+        table
+            .person_moves(m)
+            .map_err(|e| CliError::Input(format!("{m}: {e}")))?;
+        if table.engine_to_move() {
+            table.engine_moves()?;
+        }
+    }
+    let text = table.screen();
+    Ok((text, table.display()))
+}
+
+/// Writes the picture of `display` to `path`.
+///
+/// # Errors
+/// The file cannot be written.
+pub fn write_png(path: &Path, display: &Display, scale: usize) -> Result<(), CliError> {
+    let png = Picture::of(display)
+        .png(scale)
+        .map_err(|e| CliError::Input(e.to_string()))?;
+    std::fs::write(path, png)
+        .map_err(|e| CliError::Input(format!("cannot write {}: {e}", path.display())))
+}

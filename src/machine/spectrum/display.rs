@@ -1,0 +1,91 @@
+//! The display file and attributes, drawn as the ROM's PRINT-OUT draws them.
+//!
+//! Facts from the ZX Spectrum manual (chapter 24, "The memory", and
+//! appendix A): the bitmap at 0x4000 holds 192 lines of 32 bytes, a byte's
+//! bit 7 the leftmost pixel, in thirds of 8 character rows whose address is
+//! `0x4000 | third << 11 | pixel line << 8 | row in third << 5 | column`;
+//! the 768 attributes at 0x5800 (a byte per cell, row by row) are
+//! `FLASH << 7 | BRIGHT << 6 | PAPER << 3 | INK`. The patterns are our own
+//! character set ([`crate::machine::charset`], OURS: the ROM's are not
+//! used); user-defined graphics are read from RAM at UDG, as the ROM does.
+
+use super::print::{Drawn, TempAttrs, UPPER_ROWS};
+use super::{Emulator, SpectrumBus, sysvar};
+use crate::machine::charset;
+
+/// The bitmap's first byte.
+pub const BITMAP: u16 = 0x4000;
+/// The attributes' first byte.
+pub const ATTRIBUTES: u16 = 0x5800;
+/// Bitmap and attributes: 6144 + 768 bytes.
+pub const DISPLAY_BYTES: usize = 6912;
+/// UDG: where the user-defined graphics start (system variable 23675).
+const UDG: u16 = 23675;
+
+/// Address of pixel line `line` (0–7) of the character cell at
+/// (`row`, `col`).
+pub fn bitmap_address(row: usize, col: usize, line: usize) -> u16 {
+    let (row, col, line) = (row as u16, col as u16, line as u16);
+    BITMAP | ((row & 0x18) << 8) | (line << 8) | ((row & 7) << 5) | col
+}
+
+/// Draws what one `RST 16` changed.
+pub(super) fn draw(emu: &mut Emulator<SpectrumBus>, drawn: Drawn) {
+    match drawn {
+        Drawn::Put {
+            row,
+            col,
+            code,
+            attrs,
+        } => put(emu, row, col, code, attrs),
+        Drawn::Scrolled => scroll(emu),
+    }
+}
+
+fn put(emu: &mut Emulator<SpectrumBus>, row: usize, col: usize, code: u8, attrs: TempAttrs) {
+    let glyph = match code {
+        144..=164 => {
+            let base = emu.peek16(UDG).wrapping_add(8 * u16::from(code - 144));
+            std::array::from_fn(|i| emu.peek(base.wrapping_add(i as u16)))
+        }
+        _ => charset::spectrum_glyph(code).unwrap_or([0; 8]),
+    };
+    for (line, byte) in glyph.iter().enumerate() {
+        let byte = if attrs.inverse { !byte } else { *byte };
+        emu.poke(bitmap_address(row, col, line), byte);
+    }
+    let permanent = emu.peek(sysvar::ATTR_P);
+    let mut attr = permanent & 0x3F;
+    if let Some(ink) = attrs.ink {
+        attr = (attr & !0x07) | ink;
+    }
+    if let Some(paper) = attrs.paper {
+        attr = (attr & !0x38) | (paper << 3);
+    }
+    let flash = attrs.flash.unwrap_or(permanent & 0x80 != 0);
+    attr |= u8::from(flash) << 7 | u8::from(attrs.bright) << 6;
+    emu.poke(ATTRIBUTES + (row * 32 + col) as u16, attr);
+}
+
+/// The upper screen's 22 lines up by one; the last one cleared to the
+/// permanent colours.
+fn scroll(emu: &mut Emulator<SpectrumBus>) {
+    for row in 0..UPPER_ROWS {
+        for col in 0..32 {
+            for line in 0..8 {
+                let byte = if row + 1 < UPPER_ROWS {
+                    emu.peek(bitmap_address(row + 1, col, line))
+                } else {
+                    0
+                };
+                emu.poke(bitmap_address(row, col, line), byte);
+            }
+            let attr = if row + 1 < UPPER_ROWS {
+                emu.peek(ATTRIBUTES + ((row + 1) * 32 + col) as u16)
+            } else {
+                emu.peek(sysvar::ATTR_P)
+            };
+            emu.poke(ATTRIBUTES + (row * 32 + col) as u16, attr);
+        }
+    }
+}

@@ -1,0 +1,99 @@
+//! The events and actions of the front ends' state machines: what a front
+//! end reacts to ([`Input`]), what it asks the edge to do ([`Action`]), the
+//! jobs of the engine worker and their answers, and ids.
+
+use std::time::Duration;
+
+use crate::engines::{EngineOptions, Reply};
+use crate::rules::{Game, Rules};
+
+/// What a front end reacts to.
+#[derive(Debug)]
+pub enum Input<R: Rules> {
+    /// One line from the GUI, without its line ending.
+    Line(String),
+    /// The GUI closed our stdin.
+    Eof,
+    /// The engine worker finished a search.
+    Searched(Searched<R>),
+    /// The engine worker finished recreating the engine (new options).
+    Recreated(Result<(), String>),
+    /// A timer set with [`Action::WakeAfter`] went off.
+    Wake(u64),
+}
+
+/// What a front end asks the edge to do, in order.
+#[derive(Debug, PartialEq)]
+pub enum Action<R: Rules> {
+    /// A line to the GUI (stdout).
+    Send(String),
+    /// A note for the person watching stderr.
+    Note(String),
+    /// A job for the engine worker.
+    Job(Job<R>),
+    /// Send [`Input::Wake`] with this token after this long.
+    WakeAfter(Duration, u64),
+    /// Stop serving.
+    Quit,
+}
+
+/// A job for the engine worker; they run in the order given.
+#[derive(Debug, PartialEq)]
+pub enum Job<R: Rules> {
+    /// Find the program's move in the position the game has reached.
+    Search(SearchRequest<R>),
+    /// A fresh game on a freshly loaded machine.
+    NewGame,
+    /// Recreate the engine with new options (its id stays).
+    Recreate(EngineOptions),
+}
+
+/// One search for the engine worker.
+#[derive(Clone, Debug)]
+pub struct SearchRequest<R: Rules> {
+    /// Matches the [`Searched`] that answers it.
+    pub id: u64,
+    /// The game so far (legal moves, checked by the rules).
+    pub game: Game<R>,
+    /// Emulated T-states the program may take.
+    pub budget: u64,
+    /// Also send the emulated screen back.
+    pub screen: bool,
+    /// Collect the program's candidates ([`Reply::thoughts`]).
+    pub thoughts: bool,
+}
+
+impl<R: Rules> PartialEq for SearchRequest<R> {
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+            && self.budget == other.budget
+            && self.screen == other.screen
+            && self.thoughts == other.thoughts
+            && self.game.root() == other.game.root()
+            && self.game.moves() == other.game.moves()
+    }
+}
+
+/// A finished search.
+#[derive(Debug)]
+pub struct Searched<R: Rules> {
+    pub id: u64,
+    /// The program's reply, or the driver's error as text.
+    pub result: Result<Reply<R::Wire>, String>,
+    /// Host time the search took.
+    pub host: Duration,
+    /// The emulated screen after the reply (plain text rows, blank rows
+    /// above and below left out), if asked for and the engine has one.
+    pub screen: Option<Vec<String>>,
+}
+
+/// Ids for searches and timers.
+#[derive(Debug, Default)]
+pub struct Ids(u64);
+
+impl Ids {
+    pub fn fresh(&mut self) -> u64 {
+        self.0 += 1;
+        self.0
+    }
+}

@@ -1,0 +1,110 @@
+//! The engine on its thread: runs the front end's [`Job`]s off the
+//! protocol thread and answers with [`Input`]s. A search takes a few
+//! milliseconds of host time (1K ZX Chess: ~6 M emulated T-states), but it
+//! cannot be interrupted, and `isready`/`ping` must be answered while it
+//! runs.
+
+use std::panic::{self, AssertUnwindSafe};
+
+use super::events::{Input, Job, SearchRequest, Searched};
+use crate::engines::{Catalogue, Engine, EngineError, EngineOptions};
+use crate::machine::ScreenStyle;
+
+/// The engine on its thread: runs [`Job`]s, answers with [`Input`]s.
+pub struct Worker<R: Catalogue> {
+    id: String,
+    options: EngineOptions,
+    engine: Box<dyn Engine<R>>,
+}
+
+impl<R: Catalogue> Worker<R> {
+    /// Loads the engine called `id`.
+    ///
+    /// # Errors
+    /// Unknown engine, or its tape cannot be loaded.
+    pub fn new(id: &str, options: &EngineOptions) -> Result<Worker<R>, EngineError> {
+        Ok(Worker {
+            id: id.to_string(),
+            options: options.clone(),
+            engine: R::create(id, options)?,
+        })
+    }
+
+    /// Runs one job; `None` for jobs nobody waits for.
+    pub fn run(&mut self, job: Job<R>) -> Option<Input<R>> {
+        match job {
+            Job::Search(request) => Some(Input::Searched(self.search(request))),
+            Job::NewGame => {
+                if let Err(e) = self.engine.new_game() {
+                    log::warn!("new game: {e}");
+                }
+                None
+            }
+            Job::Recreate(options) => {
+                let result = R::create(&self.id, &options).map(|engine| {
+                    self.engine = engine;
+                    self.options = options;
+                });
+                Some(Input::Recreated(result.map_err(|e| e.to_string())))
+            }
+        }
+    }
+
+    fn search(&mut self, request: SearchRequest<R>) -> Searched<R> {
+        let start = std::time::Instant::now();
+        // A driver must not panic, but if one does, the GUI still gets an
+        // answer and the next search a fresh machine.
+        let engine = &mut self.engine;
+        engine.collect_candidates(request.thoughts);
+        let result = panic::catch_unwind(AssertUnwindSafe(|| {
+            engine.play(&request.game, request.budget)
+        }));
+        let host = start.elapsed();
+        let result = match result {
+            Ok(played) => played.map_err(|e| e.to_string()),
+            Err(payload) => {
+                let what = payload
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| payload.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "no message".to_string());
+                if let Ok(fresh) = R::create(&self.id, &self.options) {
+                    self.engine = fresh;
+                }
+                Err(format!(
+                    "the driver panicked ({what}); the machine was reloaded"
+                ))
+            }
+        };
+        let screen = if request.screen {
+            self.engine
+                .screen()
+                .map(|s| screen_rows(&s.render(ScreenStyle::Plain)))
+        } else {
+            None
+        };
+        Searched {
+            id: request.id,
+            result,
+            host,
+            screen,
+        }
+    }
+}
+
+/// The rows of a rendered screen, blank rows above and below left out.
+fn screen_rows(text: &str) -> Vec<String> {
+    let rows: Vec<&str> = text.lines().map(str::trim_end).collect();
+    let first = rows
+        .iter()
+        .position(|r| !r.is_empty())
+        .unwrap_or(rows.len());
+    let last = rows
+        .iter()
+        .rposition(|r| !r.is_empty())
+        .map_or(first, |i| i + 1);
+    rows[first..last.max(first)]
+        .iter()
+        .map(|r| r.to_string())
+        .collect()
+}

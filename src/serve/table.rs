@@ -1,0 +1,433 @@
+//! One game of a person against a retro engine: the rules' game, the
+//! engine's machine, and what the engine said about its last move. Used by
+//! the web page (`super`) and by `retrochess screen --play`, which replays a
+//! person's moves to show the screen they lead to.
+
+use std::fmt::Write as _;
+use std::str::FromStr;
+
+use shakmaty::Position as _;
+use shakmaty::san::SanPlus;
+use shakmaty::uci::UciMove;
+
+use crate::arbiter::Judgement;
+use crate::engines::{Catalogue, Engine, EngineError, EngineOptions};
+use crate::machine::Display;
+use crate::protocol::session::{self, Weighed};
+use crate::rules::chess::ChessRules;
+use crate::rules::draughts::{Draughts, PdnMove};
+use crate::rules::{Color, Game, GameResult, Verdict};
+
+/// What the page and the record need from a game's rules beyond [`Rules`].
+pub trait PageRules: Catalogue {
+    /// `chess` or `draughts`.
+    const KIND: &'static str;
+    /// PGN or PDN.
+    const RECORD: &'static str;
+
+    /// The person's move as text (`e2e4`, `e7e8q`; `11-15`, `15x24`).
+    ///
+    /// # Errors
+    /// The text is not a move in the game's notation.
+    fn read(text: &str) -> Result<Self::Wire, String>;
+
+    /// The game's movetext (SAN for chess; PDN squares for draughts).
+    fn movetext(game: &Game<Self>) -> Vec<String>;
+}
+
+impl PageRules for ChessRules {
+    const KIND: &'static str = "chess";
+    const RECORD: &'static str = "pgn";
+
+    fn read(text: &str) -> Result<UciMove, String> {
+        UciMove::from_ascii(text.as_bytes())
+            .map_err(|_| format!("{text:?} is not a move in UCI notation (like e2e4 or e7e8q)"))
+    }
+
+    fn movetext(game: &Game<Self>) -> Vec<String> {
+        let mut pos = game.root().clone();
+        let mut tokens = Vec::new();
+        for (i, m) in game.moves().iter().enumerate() {
+            if pos.turn().is_white() {
+                tokens.push(format!("{}.", pos.fullmoves()));
+            } else if i == 0 {
+                tokens.push(format!("{}...", pos.fullmoves()));
+            }
+            tokens.push(SanPlus::from_move_and_play_unchecked(&mut pos, *m).to_string());
+        }
+        tokens
+    }
+}
+
+impl PageRules for Draughts {
+    const KIND: &'static str = "draughts";
+    const RECORD: &'static str = "pdn";
+
+    fn read(text: &str) -> Result<PdnMove, String> {
+        PdnMove::from_str(text).map_err(|e| format!("{text:?}: {e}"))
+    }
+
+    fn movetext(game: &Game<Self>) -> Vec<String> {
+        let mut tokens = Vec::new();
+        for i in 0..game.moves().len() {
+            if i % 2 == 0 {
+                tokens.push(format!("{}.", i / 2 + 1));
+            }
+            if let Some(w) = game.wire_at(i) {
+                tokens.push(w.to_string());
+            }
+        }
+        tokens
+    }
+}
+
+/// One move the program weighed, judged, for the page (the data `explain`
+/// shows).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Considered {
+    pub rank: usize,
+    pub seq: u32,
+    pub wire: String,
+    pub raw: i32,
+    pub score: i32,
+    pub chance: Option<i32>,
+    /// `None`: legal; otherwise why the rules refuse it.
+    pub illegal: Option<String>,
+}
+
+/// The engine's last turn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineTurn {
+    /// The move it made, as it wrote it; `None`: no move (dead end or hang).
+    pub wire: Option<String>,
+    /// `None`: legal (or no move); otherwise the arbiter's reason.
+    pub illegal: Option<String>,
+    /// What happened instead of a move, in words.
+    pub no_move: Option<String>,
+    pub score: Option<i32>,
+    pub tstates: u64,
+    pub authentic_ms: u64,
+    pub path: String,
+    pub candidates: Vec<Considered>,
+    pub tie_break: Option<&'static str>,
+}
+
+/// What the engine does with an illegal move of its own (the front ends'
+/// `IllegalMoves` option).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IllegalMoves {
+    /// The move is passed on as played; our arbiter refuses it and the
+    /// engine loses the game.
+    Play,
+    /// The engine resigns instead of playing it.
+    Resign,
+}
+
+impl IllegalMoves {
+    pub fn name(self) -> &'static str {
+        match self {
+            IllegalMoves::Play => "play",
+            IllegalMoves::Resign => "resign",
+        }
+    }
+}
+
+impl FromStr for IllegalMoves {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "play" => Ok(IllegalMoves::Play),
+            "resign" => Ok(IllegalMoves::Resign),
+            _ => Err(format!("IllegalMoves {s:?}: expected play or resign")),
+        }
+    }
+}
+
+/// Why a person's move was not played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// The game has ended.
+    Over(String),
+    /// It is the engine's turn.
+    NotYourTurn,
+    /// The text is not a move of this game.
+    Unreadable(String),
+    /// The rules refuse it: the kind (`illegal-move`-like) and the reason.
+    Illegal { kind: &'static str, reason: String },
+}
+
+impl std::fmt::Display for MoveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MoveError::Over(why) => write!(f, "the game is over: {why}"),
+            MoveError::NotYourTurn => write!(f, "it is the engine's turn"),
+            MoveError::Unreadable(why) => f.write_str(why),
+            MoveError::Illegal { reason, .. } => write!(f, "illegal move: {reason}"),
+        }
+    }
+}
+
+/// A person against an engine.
+pub struct Table<R: PageRules> {
+    pub game: Game<R>,
+    engine: Box<dyn Engine<R>>,
+    pub engine_id: String,
+    pub engine_name: &'static str,
+    pub machine: &'static str,
+    pub person: Color,
+    pub seed: u64,
+    budget: u64,
+    pub illegal_moves: IllegalMoves,
+    pub last: Option<EngineTurn>,
+    /// How the game ended other than by the rules (an illegal move of the
+    /// engine, no move, a resignation), with the winner.
+    pub stopped: Option<(String, Option<Color>)>,
+}
+
+impl<R: PageRules> Table<R> {
+    /// A new game of `rules` against the engine `id`, the person playing
+    /// `person`.
+    ///
+    /// # Errors
+    /// Unknown engine, or its tape cannot be loaded.
+    pub fn new(
+        rules: R,
+        id: &str,
+        options: &EngineOptions,
+        person: Color,
+        illegal_moves: IllegalMoves,
+    ) -> Result<Table<R>, EngineError> {
+        let mut engine = R::create(id, options)?;
+        engine.collect_candidates(true);
+        let info = engine.info();
+        Ok(Table {
+            game: Game::initial(rules),
+            engine_id: id.to_string(),
+            engine_name: info.name,
+            machine: info.machine,
+            engine,
+            person,
+            seed: options.seed,
+            budget: options.budget,
+            illegal_moves,
+            last: None,
+            stopped: None,
+        })
+    }
+
+    /// Why the game is over, with the winner (`None`: a draw); `None` while
+    /// it goes on.
+    pub fn over(&self) -> Option<(String, Option<Color>)> {
+        if let Some(stopped) = &self.stopped {
+            return Some(stopped.clone());
+        }
+        self.game.ending().map(|end| match end.result {
+            GameResult::Win(side) => (
+                format!(
+                    "{} wins by {}",
+                    self.game.rules().side_name(side),
+                    end.reason.words()
+                ),
+                Some(side),
+            ),
+            GameResult::Draw => (format!("draw by {}", end.reason.words()), None),
+        })
+    }
+
+    /// Is it the engine's turn in a game that goes on?
+    pub fn engine_to_move(&self) -> bool {
+        self.over().is_none() && self.game.turn() != self.person
+    }
+
+    /// Judges and plays the person's move.
+    ///
+    /// # Errors
+    /// The game is over, it is not the person's turn, or the move cannot be
+    /// read or is illegal (with the rules' reason).
+    pub fn person_moves(&mut self, text: &str) -> Result<(), MoveError> {
+        if let Some((why, _)) = self.over() {
+            return Err(MoveError::Over(why));
+        }
+        if self.game.turn() != self.person {
+            return Err(MoveError::NotYourTurn);
+        }
+        let wire = R::read(text.trim()).map_err(MoveError::Unreadable)?;
+        match self.game.play_wire(&wire) {
+            Verdict::Legal(_) => Ok(()),
+            Verdict::Illegal(_, why) => Err(MoveError::Illegal {
+                kind: self.game.rules().illegal_kind(&why),
+                reason: why.to_string(),
+            }),
+        }
+    }
+
+    /// Lets the engine move, judges its move and keeps what it weighed.
+    ///
+    /// # Errors
+    /// The engine failed (position not representable, move unreadable).
+    pub fn engine_moves(&mut self) -> Result<&EngineTurn, EngineError> {
+        let before = self.game.position().clone();
+        let reply = self.engine.play(&self.game, self.budget)?;
+        let (candidates, tie_break) = match &reply.thoughts {
+            Some(thoughts) => {
+                let judged: Vec<Weighed<R>> =
+                    session::judge_thoughts(self.game.rules(), &before, thoughts);
+                let list = judged
+                    .iter()
+                    .map(|w| Considered {
+                        rank: w.rank,
+                        seq: w.candidate.seq,
+                        wire: w.candidate.wire.to_string(),
+                        raw: w.candidate.raw,
+                        score: w.candidate.score,
+                        chance: w.candidate.chance,
+                        illegal: w.illegal().map(str::to_string),
+                    })
+                    .collect();
+                (list, Some(thoughts.tie_break))
+            }
+            None => (Vec::new(), None),
+        };
+        let engine_side = self.game.turn();
+        let name = self.engine_name;
+        let mut turn = EngineTurn {
+            wire: None,
+            illegal: None,
+            no_move: None,
+            score: reply.score,
+            tstates: reply.tstates,
+            authentic_ms: u64::try_from(reply.authentic.as_millis()).unwrap_or(u64::MAX),
+            path: reply.path.to_string(),
+            candidates,
+            tie_break,
+        };
+        match Judgement::of(self.game.rules(), &before, &reply.played) {
+            Judgement::Legal(m, wire) => {
+                turn.wire = Some(wire.to_string());
+                self.game.push(m);
+            }
+            Judgement::Illegal(wire, why) => {
+                turn.wire = Some(wire.to_string());
+                let reason = why.to_string();
+                let how = match self.illegal_moves {
+                    IllegalMoves::Play => format!(
+                        "{name} played {wire}, an illegal move ({reason}); IllegalMoves=play \
+                         passes it on and the arbiter refuses it"
+                    ),
+                    IllegalMoves::Resign => format!(
+                        "{name} chose {wire}, an illegal move ({reason}); IllegalMoves=resign: \
+                         it resigns instead"
+                    ),
+                };
+                turn.illegal = Some(reason);
+                self.stopped = Some((how, Some(engine_side.other())));
+            }
+            Judgement::DeadEnd { legal } => {
+                let why = format!("{name} found no move and stopped");
+                turn.no_move = Some(why.clone());
+                if legal > 0 {
+                    self.stopped = Some((why, Some(engine_side.other())));
+                }
+            }
+            Judgement::Hung(hang) => {
+                let why = format!("{name} did not answer: {hang}");
+                turn.no_move = Some(why.clone());
+                self.stopped = Some((why, Some(engine_side.other())));
+            }
+        }
+        Ok(self.last.insert(turn))
+    }
+
+    /// Takes back the person's last move (and the engine's answer): the
+    /// game returns to the person's previous turn. Returns whether anything
+    /// was taken back.
+    pub fn take_back(&mut self) -> bool {
+        let first = self.game.rules().turn(self.game.root());
+        let mover = |ply: usize| {
+            if ply.is_multiple_of(2) {
+                first
+            } else {
+                first.other()
+            }
+        };
+        let Some(last) = (0..self.game.moves().len())
+            .rev()
+            .find(|&ply| mover(ply) == self.person)
+        else {
+            return false;
+        };
+        while self.game.moves().len() > last {
+            self.game.pop();
+        }
+        self.stopped = None;
+        self.last = None;
+        true
+    }
+
+    /// The emulated screen as text.
+    pub fn screen(&mut self) -> Option<crate::machine::TextScreen> {
+        self.engine.screen()
+    }
+
+    /// The emulated screen as text (plain style).
+    pub fn screen_text(&mut self) -> Option<String> {
+        self.screen()
+            .map(|s| s.render(crate::machine::ScreenStyle::Plain))
+    }
+
+    /// The machine's display memory.
+    pub fn display(&mut self) -> Option<Display> {
+        self.engine.display()
+    }
+
+    /// The game as PGN (chess) or PDN (draughts).
+    pub fn record(&self) -> String {
+        let (white, black) = match self.person {
+            Color::White => ("Person".to_string(), self.engine_name.to_string()),
+            Color::Black => (self.engine_name.to_string(), "Person".to_string()),
+        };
+        let (why, result) = match self.over() {
+            Some((why, Some(Color::White))) => (why, "1-0"),
+            Some((why, Some(Color::Black))) => (why, "0-1"),
+            Some((why, None)) => (why, "1/2-1/2"),
+            None => ("game in progress".to_string(), "*"),
+        };
+        let mut s = String::new();
+        let tag = |s: &mut String, k: &str, v: &str| {
+            let v = v.replace('\\', "\\\\").replace('"', "\\\"");
+            let _ = writeln!(s, "[{k} \"{v}\"]");
+        };
+        tag(&mut s, "Event", "retrochess serve");
+        tag(&mut s, "Site", "retrochess");
+        tag(&mut s, "Date", "????.??.??");
+        tag(&mut s, "Round", "-");
+        tag(&mut s, "White", &white);
+        tag(&mut s, "Black", &black);
+        tag(&mut s, "Result", result);
+        tag(&mut s, "Engine", &self.engine_id);
+        tag(&mut s, "EngineSeed", &self.seed.to_string());
+        s.push('\n');
+        let mut tokens = R::movetext(&self.game);
+        tokens.push(crate::runner::pgn::comment_token(&why));
+        tokens.push(result.to_string());
+        crate::runner::pgn::push_movetext(&mut s, tokens);
+        s
+    }
+
+    /// The legal moves of the side to move, as the rules write them.
+    pub fn legal(&self) -> Vec<String> {
+        let pos = self.game.position();
+        self.game
+            .legal_moves()
+            .iter()
+            .map(|m| self.game.rules().wire(pos, m).to_string())
+            .collect()
+    }
+
+    /// The moves played, as the rules write them.
+    pub fn wires(&self) -> Vec<String> {
+        (0..self.game.moves().len())
+            .filter_map(|i| self.game.wire_at(i).map(|w| w.to_string()))
+            .collect()
+    }
+}

@@ -1,0 +1,6 @@
+//! ChesSkelet (`src/engines/chesskelet.rs`, `tapes/chesskelet*.tap`).
+
+mod candidates;
+mod engine;
+mod golden;
+mod robustness;
