@@ -22,6 +22,7 @@ pub mod engines;
 pub mod machine;
 pub mod picture;
 pub mod protocol;
+pub mod rating;
 pub mod rules;
 pub mod runner;
 pub mod serve;

@@ -106,6 +106,9 @@ enum Command {
     },
     /// Play a match or round-robin: built-in engines, `random`, or external engines.
     Match(cli::matches::MatchArgs),
+    /// Rate the players of PGN (chess) or PDN (draughts) files jointly:
+    /// Bradley-Terry with a draw parameter, 95% bootstrap intervals, LOS.
+    Rate(cli::rate::RateArgs),
     /// Play the engine in this terminal: chess in standard coordinates
     /// (e2e4) or SAN, draughts in PDN numbering (11-15, 15x24).
     Play {
@@ -289,6 +292,7 @@ fn main() -> ExitCode {
         }
         None => detect_and_serve(top, options),
         Some(Command::Match(args)) => cli::matches::run(&args, &options),
+        Some(Command::Rate(args)) => cli::rate::run(&args, options.seed),
         Some(Command::Play {
             engine,
             color,

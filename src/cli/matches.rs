@@ -78,6 +78,11 @@ pub struct MatchArgs {
     /// Adjudicate a draw after this many plies.
     #[arg(long, default_value_t = 300)]
     max_plies: usize,
+    /// Play only shard K of N (K/N): the games numbered K, K+N, K+2N, ...
+    /// of the whole match, each with the seeds, opening and colours it has
+    /// unsharded. `retrochess rate` reads the shards' PGN files together.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
     /// Seconds an external engine may take to start (a huge number: no limit).
     #[arg(long, default_value_t = 10.0)]
     startup: f64,
@@ -245,6 +250,10 @@ fn play_match<R: MatchGame>(
         // Past what a Duration holds (about 585 billion years): no limit.
         startup: Duration::try_from_secs_f64(args.startup).unwrap_or(Duration::MAX),
         comments: !args.no_comments,
+        shard: match &args.shard {
+            Some(k_of_n) => k_of_n.parse()?,
+            None => Default::default(),
+        },
     };
     let mut file = match &args.pgn {
         Some(path) => {
@@ -274,7 +283,7 @@ fn play_match<R: MatchGame>(
     })
     .map_err(|e| e.to_string())?;
     bar.finish_and_clear();
-    print!("{}", runner::table(&report.standings));
+    print!("{}", runner::table(&report.standings, options.seed));
     let whereto = match (&args.pgn, &file) {
         (Some(path), Some(f)) if matches!(report.stopped, Some(Stopped::Unwritable(_))) => {
             format!(", {} of them in {}", f.written(), path.display())

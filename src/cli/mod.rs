@@ -1,10 +1,11 @@
 //! Subcommands that talk to a person: `play`, `explain`, `screen`, `bench`,
-//! `match`, `serve`.
+//! `match`, `rate`, `serve`.
 
 pub mod bench;
 pub mod explain;
 pub mod matches;
 pub mod play;
+pub mod rate;
 pub mod screen;
 pub mod serve;
 

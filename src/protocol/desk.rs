@@ -259,6 +259,20 @@ impl<R: Rules, X> Desk<R, X> {
     }
 
     /// A fresh id for timers of the front end's own.
+    /// The job for a new game: a fresh machine on the same seed, or with
+    /// `Seed` `random` the engine recreated on a seed drawn afresh, which
+    /// `report` turns into the line telling the GUI (so the game can be
+    /// replayed).
+    pub fn new_game(&mut self, out: &mut Vec<Action<R>>, report: impl FnOnce(u64) -> String) {
+        match self.settings.next_game_seed() {
+            Some(seed) => {
+                out.push(Action::Send(report(seed)));
+                out.push(Action::Job(Job::Recreate(self.settings.engine.clone())));
+            }
+            None => out.push(Action::Job(Job::NewGame)),
+        }
+    }
+
     pub fn fresh_id(&mut self) -> u64 {
         self.ids.fresh()
     }

@@ -413,7 +413,7 @@ impl Hub {
             Command::Init => out.push(send("ready")),
             Command::NewGame => {
                 self.game = Game::initial(self.rules);
-                out.push(Action::Job(Job::NewGame));
+                self.desk.new_game(out, |seed| format!("info seed={seed}"));
             }
             Command::Pos { pos, moves } => match position(self.rules, &pos, &moves) {
                 Ok(game) => self.game = game,

@@ -33,11 +33,35 @@ pub struct Settings {
     pub time_scale: u32,
     /// Show the emulated screen after each move.
     pub show_screen: bool,
+    /// `Seed` is `random`: each new game draws a fresh seed (and says it).
+    pub fresh_seed: bool,
 }
 
 /// The largest seed GUIs can set (UCI spins are 32-bit in many GUIs).
 pub const SEED_MAX: u64 = 2_147_483_647;
 pub const TIME_SCALE_MAX: u32 = 10_000;
+
+impl Settings {
+    /// At a new game: with `Seed` `random`, a seed drawn afresh (from the
+    /// clock and the process's hash keys, as a real machine's FRAMES held
+    /// whatever it held), now the engine's; `None` otherwise (the default:
+    /// the same seed, the same game).
+    pub fn next_game_seed(&mut self) -> Option<u64> {
+        use std::hash::{BuildHasher, Hasher};
+        if !self.fresh_seed {
+            return None;
+        }
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos()),
+        );
+        let seed = crate::machine::SplitMix64::new(h.finish()).next_u64() % (SEED_MAX + 1);
+        self.engine.seed = seed;
+        Some(seed)
+    }
+}
 
 /// What changing an option needs.
 #[derive(Debug, PartialEq, Eq)]
@@ -68,6 +92,7 @@ impl Settings {
             authentic: false,
             time_scale: 100,
             show_screen: false,
+            fresh_seed: false,
         }
     }
 
@@ -132,9 +157,14 @@ impl Settings {
             .into_iter()
             .find(|s| s.name.eq_ignore_ascii_case(name))
             .ok_or_else(|| format!("unknown option {name:?}"))?;
+        if spec.name == "Seed" && value.eq_ignore_ascii_case("random") {
+            self.fresh_seed = true;
+            return Ok(Change::Value);
+        }
         let value = spec.check(value)?;
         match spec.name {
             "Seed" => {
+                self.fresh_seed = false;
                 let seed = value.parse::<u64>().unwrap_or(self.engine.seed);
                 let changed = seed != self.engine.seed;
                 self.engine.seed = seed;
@@ -216,7 +246,6 @@ impl fmt::Display for IllegalPolicy {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engines;
 
     #[test]
     fn options_parse_and_refuse() {

@@ -150,7 +150,8 @@ impl Uci {
             UciMessage::Register { .. } => out.push(Action::Note("no registration needed".into())),
             UciMessage::UciNewGame => {
                 self.game = Game::initial(ChessRules);
-                out.push(Action::Job(Job::NewGame));
+                self.desk
+                    .new_game(out, |seed| format!("info string seed {seed}"));
             }
             UciMessage::SetOption { name, value } => self.set_option(&name, value.as_deref(), out),
             UciMessage::Position { .. } => {} // handled as Parsed::Position

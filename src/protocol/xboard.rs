@@ -317,7 +317,7 @@ impl Xboard {
         self.engine = Color::Black;
         self.move_time = None;
         self.own_time = None;
-        out.push(Action::Job(Job::NewGame));
+        self.desk.new_game(out, |seed| format!("# seed {seed}"));
     }
 
     /// Protocol 1's `white`/`black`: this side on move, the engine plays the

@@ -1,7 +1,7 @@
 //! The built-in match runner: retro engines in-process, a random mover, and
 //! external engines as subprocesses (UCI, CECP, Hub); adjudication by the
 //! rules; the game's record (PGN, PDN) written game by game; a standings
-//! table with Elo and LOS.
+//! table with joint ratings (`crate::rating`), intervals and LOS.
 //!
 //! Games run on `concurrency` worker threads. Each game gets fresh players
 //! (a freshly loaded machine, or a freshly started process), seeded from the
@@ -21,6 +21,7 @@ pub mod pgnfile;
 pub mod player;
 pub mod record;
 mod referee;
+pub mod shard;
 pub mod stats;
 pub mod turn;
 
@@ -149,12 +150,16 @@ pub struct MatchConfig<R: MatchGame> {
     /// Keep what each retro engine's move cost as a comment on it
     /// ([`record::MoveNote`]; `match --no-comments` leaves them out).
     pub comments: bool,
+    /// The part of the schedule to play (default: all of it).
+    pub shard: shard::Shard,
 }
 
 /// One scheduled game.
 #[derive(Clone, Debug)]
 struct Pairing {
     number: usize,
+    /// Its place among the games this run plays (its shard's), from 0.
+    slot: usize,
     round: usize,
     white: usize,
     black: usize,
@@ -171,6 +176,8 @@ pub struct Standing {
     /// number of milliseconds (bounded however long the match).
     pub authentic: BTreeMap<u64, u64>,
     pub losses_by: BTreeMap<Termination, u32>,
+    /// Results against each opponent (by index), from this player's side.
+    pub opponents: BTreeMap<usize, Wdl>,
 }
 
 /// The result of a match.
@@ -241,6 +248,7 @@ impl Schedule {
         let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
         Some(Pairing {
             number: i + 1,
+            slot: i,
             round: round + 1,
             white,
             black,
@@ -296,7 +304,7 @@ pub fn run<R: MatchGame>(
         config.rounds,
         config.openings.len(),
     )?;
-    let total = schedule.total;
+    let total = config.shard.games(schedule.total);
     let mut standings: Vec<Standing> = player_names(&config.players)
         .into_iter()
         .map(|name| Standing {
@@ -322,7 +330,7 @@ pub fn run<R: MatchGame>(
         tally(&mut standings, &p, &record, times);
         games += 1;
         if let Some(out) = pgn.as_deref_mut()
-            && let Err(e) = out.add(p.number - 1, config.rules.record_text(&record))
+            && let Err(e) = out.add(p.slot, config.rules.record_text(&record))
         {
             stopped = Some(Stopped::Unwritable(e));
             break;
@@ -357,7 +365,9 @@ fn start_workers<R: MatchGame>(
     schedule: Schedule,
     stop: &Arc<AtomicBool>,
 ) -> Result<mpsc::Receiver<Finished<R>>, MatchError> {
-    let workers = config.concurrency.clamp(1, schedule.total.max(1));
+    let workers = config
+        .concurrency
+        .clamp(1, config.shard.games(schedule.total).max(1));
     // Bounded: workers wait for the writer rather than pile up records.
     let (tx, rx) = mpsc::sync_channel::<Finished<R>>(workers);
     let config = Arc::new(config.clone());
@@ -366,8 +376,10 @@ fn start_workers<R: MatchGame>(
         let (tx, config, next, stop) = (tx.clone(), config.clone(), next.clone(), stop.clone());
         let worker = move || {
             while !stop.load(Ordering::SeqCst)
-                && let Some(p) = schedule.pairing(next.fetch_add(1, Ordering::SeqCst))
+                && let slot = next.fetch_add(1, Ordering::SeqCst)
+                && let Some(mut p) = schedule.pairing(config.shard.global(slot))
             {
+                p.slot = slot;
                 let Some((record, times)) = referee::play_game(&config, &p, &stop) else {
                     break;
                 };
@@ -419,6 +431,8 @@ fn tally<R: MatchGame>(
     match decisive {
         Some((winner, loser)) => {
             standings[winner].wdl.wins += 1;
+            standings[winner].opponents.entry(loser).or_default().wins += 1;
+            standings[loser].opponents.entry(winner).or_default().losses += 1;
             standings[loser].wdl.losses += 1;
             *standings[loser]
                 .losses_by
@@ -428,6 +442,8 @@ fn tally<R: MatchGame>(
         None => {
             standings[w].wdl.draws += 1;
             standings[b].wdl.draws += 1;
+            standings[w].opponents.entry(b).or_default().draws += 1;
+            standings[b].opponents.entry(w).or_default().draws += 1;
         }
     }
     for (side, _, kind) in &record.illegal {
@@ -452,9 +468,15 @@ fn median_ms(counts: &BTreeMap<u64, u64>) -> Option<u64> {
     })
 }
 
-/// The final table, one line per player; the names' column as wide as the
-/// longest name (at least 28).
-pub fn table(standings: &[Standing]) -> String {
+/// The final table, one line per player (the names' column as wide as
+/// the longest name, at least 28): wins, draws and losses; the
+/// rating of every player jointly by `crate::rating` (Bradley–Terry with a
+/// draw parameter, 2 virtual draws a pair so a clean sweep stays finite,
+/// mean 0), its 95% interval (`lo..hi`, 1000 bootstrap resamples of the
+/// games, seeded by `seed`); LOS, the likelihood that the player is
+/// stronger than the one rated next below it.
+pub fn table(standings: &[Standing], seed: u64) -> String {
+    let ratings = rating_of(standings, seed);
     let mut s = String::new();
     let width = standings
         .iter()
@@ -462,22 +484,29 @@ pub fn table(standings: &[Standing]) -> String {
         .fold(28, usize::max);
     let _ = writeln!(
         s,
-        "{:<width$} {:>5} {:>4} {:>4} {:>4} {:>6} {:>7} {:>7} {:>6}  {:>9}  illegal moves",
-        "engine", "games", "W", "D", "L", "score", "Elo", "+/-", "LOS", "auth. s"
+        "{:<width$} {:>5} {:>4} {:>4} {:>4} {:>6} {:>6} {:>11} {:>6}  {:>9}  illegal moves",
+        "engine", "games", "W", "D", "L", "score", "Elo", "95% CI", "LOS", "auth. s"
     );
-    for st in standings {
+    for (i, st) in standings.iter().enumerate() {
         let w = &st.wdl;
         let score = w
             .score()
             .map_or("-".into(), |s| format!("{:.1}%", 100.0 * s));
-        let err = w.elo_error().map_or("-".into(), |e| {
-            if e.is_finite() {
-                format!("{e:.0}")
-            } else {
-                "inf".into()
-            }
-        });
-        let los = w.los().map_or("-".into(), |l| format!("{:.1}%", 100.0 * l));
+        let (elo, interval) = match ratings.elo[i] {
+            e if e.is_finite() => (
+                format!("{e:+.0}"),
+                ratings.interval[i].map_or("-".into(), |(lo, hi)| format!("{lo:+.0}..{hi:+.0}")),
+            ),
+            _ => ("-".into(), "-".into()),
+        };
+        let below = ratings
+            .order
+            .iter()
+            .position(|&p| p == i)
+            .and_then(|k| ratings.order.get(k + 1));
+        let los = below
+            .and_then(|&b| ratings.los(i, b))
+            .map_or("-".into(), |l| format!("{:.1}%", 100.0 * l));
         let auth = median_ms(&st.authentic).map_or("-".into(), |ms| {
             format!("{:.2}", Duration::from_millis(ms).as_secs_f64())
         });
@@ -492,20 +521,46 @@ pub fn table(standings: &[Standing]) -> String {
         };
         let _ = writeln!(
             s,
-            "{:<width$} {:>5} {:>4} {:>4} {:>4} {:>6} {:>7} {:>7} {:>6}  {:>9}  {illegal}",
+            "{:<width$} {:>5} {:>4} {:>4} {:>4} {:>6} {:>6} {:>11} {:>6}  {:>9}  {illegal}",
             st.name,
             w.games(),
             w.wins,
             w.draws,
             w.losses,
             score,
-            stats::fmt_elo(w.elo()),
-            err,
+            elo,
+            interval,
             los,
             auth
         );
     }
     s
+}
+
+/// The standings' games rated jointly (colours aside, as the model has them).
+pub fn rating_of(standings: &[Standing], seed: u64) -> crate::rating::Ratings {
+    use crate::rating::{RateOptions, RatedGame, Score};
+    let mut games = Vec::new();
+    for (a, st) in standings.iter().enumerate() {
+        for (&b, r) in st.opponents.range(a + 1..) {
+            for (n, result) in [
+                (r.wins, Score::WhiteWins),
+                (r.draws, Score::Draw),
+                (r.losses, Score::BlackWins),
+            ] {
+                games.extend((0..n).map(|_| RatedGame {
+                    white: a,
+                    black: b,
+                    result,
+                }));
+            }
+        }
+    }
+    let options = RateOptions {
+        seed,
+        ..RateOptions::default()
+    };
+    crate::rating::rate(standings.len(), &games, &options)
 }
 
 use std::fmt::Write as _;
@@ -524,6 +579,7 @@ mod tests {
                         let (white, black) = if g % 2 == 0 { (a, b) } else { (b, a) };
                         out.push(Pairing {
                             number: out.len() + 1,
+                            slot: out.len(),
                             round,
                             white,
                             black,

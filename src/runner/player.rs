@@ -20,16 +20,42 @@ use crate::rules::{Game, HangKind, Rules};
 pub enum PlayerSpec {
     /// A built-in retro engine by id.
     Retro(String),
+    /// A built-in engine with options or a name of its own:
+    /// `ID,option.NAME=VALUE...[,name=N]`, values for the options its driver
+    /// declares (samuel-f8's `Level`), over the match's own.
+    RetroWith {
+        id: String,
+        name: Option<String>,
+        options: Vec<(String, String)>,
+    },
     /// The seeded uniformly random legal mover.
     Random,
-    /// An external engine: `cmd=PATH,proto=uci|xboard|hub[,name=N][,arg=A]...[,option.NAME=VALUE]...`
+    /// An external engine: `cmd=PATH,proto=uci|xboard|hub[,name=N][,arg=A]...[,option.NAME=VALUE]...[,nodes=N]`
     External {
         name: String,
         cmd: String,
         args: Vec<String>,
         proto: Protocol,
         options: Vec<(String, String)>,
+        /// `nodes=N`: every move searched with `go nodes N` instead of the
+        /// clocks (UCI only).
+        nodes: Option<u64>,
     },
+    /// Any player "diluted", as in Tom Murphy VII's Elo World: each move is,
+    /// with probability `ppm` per million, a uniformly random legal move
+    /// (drawn from the game's seed), otherwise the player's own. Written as
+    /// the player's spec with `,dilute=P` (P from 0 to 1).
+    Diluted { ppm: u32, inner: Box<PlayerSpec> },
+}
+
+/// `dilute=P`: a probability, kept in parts per million.
+fn parse_dilution(value: &str) -> Result<u32, String> {
+    let bad = || format!("dilute={value}: not a probability from 0 to 1");
+    let p: f64 = value.trim().parse().map_err(|_| bad())?;
+    if !(0.0..=1.0).contains(&p) {
+        return Err(bad());
+    }
+    Ok((p * 1e6).round() as u32)
 }
 
 impl FromStr for PlayerSpec {
@@ -37,61 +63,147 @@ impl FromStr for PlayerSpec {
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let s = s.trim();
-        if s == "random" {
-            return Ok(PlayerSpec::Random);
-        }
-        if !s.contains('=') {
-            return match engines::info(s) {
-                Some(_) => Ok(PlayerSpec::Retro(s.to_string())),
-                None => Err(format!(
-                    "unknown engine {s:?}: use a built-in one ({}, random) or cmd=...,proto=uci|xboard|hub",
-                    engines::engine_ids().join(", ")
-                )),
-            };
-        }
-        let (mut cmd, mut proto, mut name, mut args, mut options) =
-            (None, None, None, Vec::new(), Vec::new());
+        // `dilute=P` wraps whatever the rest of the spec names.
+        let mut dilution = None;
+        let mut parts = Vec::new();
         for part in s.split(',') {
-            let (key, value) = part
-                .split_once('=')
-                .ok_or_else(|| format!("{part:?} is not key=value"))?;
-            let key = key.trim();
-            let filled = |what: &str| match value.trim().is_empty() {
-                true => Err(format!("{what} is empty in {s:?}")),
-                false => Ok(value.to_string()),
-            };
-            match key {
-                "cmd" => cmd = Some(filled("cmd=")?),
-                "proto" => proto = Some(value.parse::<Protocol>()?),
-                "name" => name = Some(filled("name=")?),
-                // An empty argument or option value is one an engine may want.
-                "arg" => args.push(value.to_string()),
-                k if k.starts_with("option.") => match k["option.".len()..].trim() {
-                    "" => return Err(format!("an option.NAME= without its NAME in {s:?}")),
-                    o => options.push((o.to_string(), value.to_string())),
-                },
-                other => return Err(format!("unknown engine setting {other:?}")),
+            match part.split_once('=') {
+                Some((k, v)) if k.trim() == "dilute" => {
+                    if dilution.replace(parse_dilution(v)?).is_some() {
+                        return Err(format!("dilute= twice in {s:?}"));
+                    }
+                }
+                _ => parts.push(part),
             }
         }
-        let cmd = cmd.ok_or("an external engine needs cmd=")?;
-        let proto = proto.ok_or("an external engine needs proto=uci, proto=xboard or proto=hub")?;
-        // By default, the program's file name; the whole command if that is
-        // blank (`cmd=x/ `).
-        let name = name.unwrap_or_else(|| {
-            std::path::Path::new(&cmd)
-                .file_name()
-                .map(|f| f.to_string_lossy().trim().to_string())
-                .filter(|f| !f.is_empty())
-                .unwrap_or_else(|| cmd.trim().to_string())
-        });
-        Ok(PlayerSpec::External {
-            name,
-            cmd,
-            args,
-            proto,
-            options,
+        let inner = parse_plain(s, &parts)?;
+        Ok(match dilution {
+            Some(ppm) => PlayerSpec::Diluted {
+                ppm,
+                inner: Box::new(inner),
+            },
+            None => inner,
         })
     }
+}
+
+/// A spec without its `dilute=`, split at its commas.
+fn parse_plain(s: &str, parts: &[&str]) -> Result<PlayerSpec, String> {
+    let head = parts.first().map_or("", |h| h.trim());
+    if !head.contains('=') {
+        return parse_built_in(s, head, &parts[1..]);
+    }
+    let (mut cmd, mut proto, mut name, mut args, mut options, mut nodes) =
+        (None, None, None, Vec::new(), Vec::new(), None);
+    for part in parts {
+        let (key, value) = part
+            .split_once('=')
+            .ok_or_else(|| format!("{part:?} is not key=value"))?;
+        let key = key.trim();
+        let filled = |what: &str| match value.trim().is_empty() {
+            true => Err(format!("{what} is empty in {s:?}")),
+            false => Ok(value.to_string()),
+        };
+        match key {
+            "cmd" => cmd = Some(filled("cmd=")?),
+            "proto" => proto = Some(value.parse::<Protocol>()?),
+            "name" => name = Some(filled("name=")?),
+            "nodes" => {
+                nodes = Some(
+                    value
+                        .trim()
+                        .parse::<u64>()
+                        .ok()
+                        .filter(|&n| n > 0)
+                        .ok_or_else(|| format!("nodes={value}: not a positive number"))?,
+                )
+            }
+            // An empty argument or option value is one an engine may want.
+            "arg" => args.push(value.to_string()),
+            k if k.starts_with("option.") => match k["option.".len()..].trim() {
+                "" => return Err(format!("an option.NAME= without its NAME in {s:?}")),
+                o => options.push((o.to_string(), value.to_string())),
+            },
+            other => return Err(format!("unknown engine setting {other:?}")),
+        }
+    }
+    let cmd = cmd.ok_or("an external engine needs cmd=")?;
+    let proto = proto.ok_or("an external engine needs proto=uci, proto=xboard or proto=hub")?;
+    if nodes.is_some() && proto != Protocol::Uci {
+        return Err(format!(
+            "nodes= is for UCI engines (go nodes N), not proto={}",
+            proto.name()
+        ));
+    }
+    // By default, the program's file name; the whole command if that is
+    // blank (`cmd=x/ `).
+    let name = name.unwrap_or_else(|| {
+        std::path::Path::new(&cmd)
+            .file_name()
+            .map(|f| f.to_string_lossy().trim().to_string())
+            .filter(|f| !f.is_empty())
+            .unwrap_or_else(|| cmd.trim().to_string())
+    });
+    Ok(PlayerSpec::External {
+        name,
+        cmd,
+        args,
+        proto,
+        options,
+        nodes,
+    })
+}
+
+/// `random` or a built-in engine's id, with its settings (`name=`, and
+/// `option.NAME=VALUE` for the options its driver declares).
+fn parse_built_in(s: &str, id: &str, settings: &[&str]) -> Result<PlayerSpec, String> {
+    let entry = match engines::entry(id) {
+        Some(e) => Some(e),
+        None if id == "random" => None,
+        None => {
+            return Err(format!(
+                "unknown engine {id:?}: use a built-in one ({}, random) or cmd=...,proto=uci|xboard|hub",
+                engines::engine_ids().join(", ")
+            ));
+        }
+    };
+    let (mut name, mut options) = (None, Vec::new());
+    for part in settings {
+        let (key, value) = part
+            .split_once('=')
+            .ok_or_else(|| format!("{part:?} is not key=value"))?;
+        match (key.trim(), &entry) {
+            ("name", _) if value.trim().is_empty() => {
+                return Err(format!("name= is empty in {s:?}"));
+            }
+            ("name", _) => name = Some(value.to_string()),
+            (k, Some(entry)) if k.starts_with("option.") => {
+                let o = k["option.".len()..].trim();
+                let declared = (entry.options)();
+                let spec = declared.iter().find(|d| d.name == o).ok_or_else(|| {
+                    format!(
+                        "{id} has no option {o:?} (it has: {})",
+                        match declared.iter().map(|d| d.name).collect::<Vec<_>>() {
+                            v if v.is_empty() => "none".to_string(),
+                            v => v.join(", "),
+                        }
+                    )
+                })?;
+                options.push((o.to_string(), spec.check(value)?));
+            }
+            (other, _) => return Err(format!("unknown setting {other:?} of {id}")),
+        }
+    }
+    Ok(match entry {
+        None if name.is_none() => PlayerSpec::Random,
+        None => return Err(format!("random takes no name= in {s:?}")),
+        Some(_) if name.is_none() && options.is_empty() => PlayerSpec::Retro(id.to_string()),
+        Some(_) => PlayerSpec::RetroWith {
+            id: id.to_string(),
+            name,
+            options,
+        },
+    })
 }
 
 impl PlayerSpec {
@@ -99,23 +211,43 @@ impl PlayerSpec {
     pub fn name(&self) -> String {
         match self {
             PlayerSpec::Retro(id) => engines::info(id).map_or(id.clone(), |i| i.name.to_string()),
+            PlayerSpec::RetroWith {
+                name: Some(name), ..
+            } => name.clone(),
+            PlayerSpec::RetroWith { id, options, .. } => {
+                let mut name = PlayerSpec::Retro(id.clone()).name();
+                for (k, v) in options {
+                    name.push_str(&format!(" {k}={v}"));
+                }
+                name
+            }
             PlayerSpec::Random => "Random mover".to_string(),
             PlayerSpec::External { name, .. } => name.clone(),
+            PlayerSpec::Diluted { ppm, inner } => {
+                format!("{} diluted {}%", inner.name(), f64::from(*ppm) / 1e4)
+            }
         }
     }
 
     /// The game it plays; `None` for the random mover, which plays any.
     pub fn game(&self) -> Option<engines::GameKind> {
         match self {
-            PlayerSpec::Retro(id) => engines::entry(id).map(|e| e.game),
+            PlayerSpec::Retro(id) | PlayerSpec::RetroWith { id, .. } => {
+                engines::entry(id).map(|e| e.game)
+            }
             PlayerSpec::Random => None,
             PlayerSpec::External { proto, .. } => Some(proto.game()),
+            PlayerSpec::Diluted { inner, .. } => inner.game(),
         }
     }
 
     /// Whether its clock runs on the emulated machine's authentic time.
     pub fn is_retro(&self) -> bool {
-        matches!(self, PlayerSpec::Retro(_))
+        match self {
+            PlayerSpec::Retro(_) | PlayerSpec::RetroWith { .. } => true,
+            PlayerSpec::Diluted { inner, .. } => inner.is_retro(),
+            PlayerSpec::Random | PlayerSpec::External { .. } => false,
+        }
     }
 
     /// Starts the player for one game of `R`.
@@ -140,6 +272,21 @@ impl PlayerSpec {
                     budget: options.budget,
                 })
             }
+            PlayerSpec::RetroWith {
+                id, options: own, ..
+            } => {
+                let mut options = EngineOptions {
+                    seed,
+                    ..options.clone()
+                };
+                for (k, v) in own {
+                    options = options.with(k, v);
+                }
+                Box::new(Retro {
+                    engine: R::create(id, &options).map_err(|e| e.to_string())?,
+                    budget: options.budget,
+                })
+            }
             PlayerSpec::Random => Box::new(Random(SplitMix64::new(seed))),
             PlayerSpec::External {
                 name,
@@ -147,6 +294,7 @@ impl PlayerSpec {
                 args,
                 proto,
                 options,
+                nodes,
             } => rules.start_external(&Launch {
                 name,
                 cmd,
@@ -154,10 +302,20 @@ impl PlayerSpec {
                 proto: *proto,
                 options,
                 startup,
+                nodes: *nodes,
             })?,
+            PlayerSpec::Diluted { ppm, inner } => Box::new(Diluted {
+                ppm: *ppm,
+                // Its own stream, apart from the one the engine is seeded with.
+                rng: SplitMix64::new(seed ^ DILUTION_STREAM),
+                inner: inner.start(rules, seed, options, startup)?,
+            }),
         })
     }
 }
+
+/// Mixed into a diluted player's seed for its own random stream.
+const DILUTION_STREAM: u64 = 0xD11u64 << 40;
 
 struct Retro<R: Rules> {
     engine: Box<dyn Engine<R>>,
@@ -205,6 +363,35 @@ impl<R: Rules> Player<R> for Random {
     }
 }
 
+/// A player diluted with random moves (see [`PlayerSpec::Diluted`]).
+struct Diluted<R: Rules> {
+    ppm: u32,
+    rng: SplitMix64,
+    inner: Box<dyn Player<R>>,
+}
+
+impl<R: Rules> Player<R> for Diluted<R> {
+    fn go(&mut self, game: &Game<R>, clock: &MatchClock, other: &MatchClock) -> Turn<R::Wire> {
+        // One draw a move, whatever the move turns out to be.
+        if self.rng.range(0, 999_999) < u64::from(self.ppm) {
+            let legal = game.legal_moves();
+            if let Some(m) = legal.get(self.rng.range(0, (legal.len() as u64).max(1) - 1) as usize)
+            {
+                return Turn::Move {
+                    wire: game.rules().wire(game.position(), m),
+                    authentic: None,
+                    comment: None,
+                };
+            }
+        }
+        self.inner.go(game, clock, other)
+    }
+
+    fn finish(&mut self) {
+        self.inner.finish();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,6 +417,61 @@ mod tests {
     }
 
     #[test]
+    fn ladder_specs_parse() {
+        let d: PlayerSpec = "cmd=/usr/games/stockfish,proto=uci,nodes=5000,name=SF,dilute=0.25"
+            .parse()
+            .unwrap();
+        let PlayerSpec::Diluted { ppm, inner } = &d else {
+            panic!("{d:?}")
+        };
+        assert_eq!(*ppm, 250_000);
+        assert!(matches!(
+            **inner,
+            PlayerSpec::External {
+                nodes: Some(5000),
+                ..
+            }
+        ));
+        assert_eq!(d.name(), "SF diluted 25%");
+        assert!(!d.is_retro());
+        let s: PlayerSpec = "samuel-f8,option.Level=3".parse().unwrap();
+        assert_eq!(s.name(), "Samuel F8 checkers Level=3");
+        assert!(s.is_retro());
+        assert_eq!(
+            "random,dilute=1".parse::<PlayerSpec>().unwrap().name(),
+            "Random mover diluted 100%"
+        );
+        for (spec, message) in [
+            (
+                "random,dilute=1.5",
+                "dilute=1.5: not a probability from 0 to 1",
+            ),
+            ("random,dilute=0.1,dilute=0.2", "dilute= twice"),
+            ("cmd=x,proto=xboard,nodes=10", "nodes= is for UCI engines"),
+            ("cmd=x,proto=uci,nodes=0", "nodes=0: not a positive number"),
+            (
+                "samuel-f8,option.Depth=3",
+                "samuel-f8 has no option \"Depth\" (it has: Level)",
+            ),
+            (
+                "samuel-f8,option.Level=99",
+                "option Level: \"99\" is not a number from 1 to 15",
+            ),
+            (
+                "chesskelet,option.Level=1",
+                "chesskelet has no option \"Level\" (it has: none)",
+            ),
+            (
+                "1k-zx-chess,colour=red",
+                "unknown setting \"colour\" of 1k-zx-chess",
+            ),
+        ] {
+            let e = spec.parse::<PlayerSpec>().unwrap_err();
+            assert!(e.contains(message), "{spec}: {e}");
+        }
+    }
+
+    #[test]
     fn specs_parse() {
         assert_eq!("random".parse::<PlayerSpec>(), Ok(PlayerSpec::Random));
         assert_eq!(
@@ -246,7 +488,8 @@ mod tests {
                 cmd: "/usr/games/stockfish".into(),
                 args: vec![],
                 proto: Protocol::Uci,
-                options: vec![("Skill Level".into(), "0".into())]
+                options: vec![("Skill Level".into(), "0".into())],
+                nodes: None,
             }
         );
         assert!(

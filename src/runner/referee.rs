@@ -299,6 +299,7 @@ mod tests {
             engine_options: EngineOptions::default(),
             startup: Duration::from_secs(1),
             comments,
+            shard: Default::default(),
         }
     }
 
@@ -308,6 +309,7 @@ mod tests {
         white: 0,
         black: 1,
         opening: 0,
+        slot: 0,
     };
 
     fn turn(wire: &str) -> Turn<UciMove> {

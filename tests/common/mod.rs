@@ -226,7 +226,8 @@ pub fn python_draughts() -> String {
 /// /usr/games (where Debian puts engines and GUIs) or on PATH. Fails the
 /// test, saying how to get it, if it is missing.
 pub fn peer(name: &str) -> PathBuf {
-    const PACKAGES: [(&str, &str); 6] = [
+    const PACKAGES: [(&str, &str); 7] = [
+        ("parallel", "parallel"),
         ("fairymax", "fairymax"),
         ("stockfish", "stockfish"),
         ("polyglot", "polyglot"),

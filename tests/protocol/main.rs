@@ -10,6 +10,7 @@ mod chesskelet_protocols;
 mod fuzz_regressions;
 mod hub_session;
 mod new_user;
+mod seed_random;
 mod uci_games;
 mod uci_session;
 mod xboard_session;

@@ -9,3 +9,4 @@ mod common;
 mod draughts_match;
 mod hub_match;
 mod match_runner;
+mod shard;

@@ -46,6 +46,8 @@ pub struct Launch<'a> {
     pub options: &'a [(String, String)],
     /// How long the handshake may take.
     pub startup: Duration,
+    /// Search each move with `go nodes N` instead of the clocks (UCI).
+    pub nodes: Option<u64>,
 }
 
 /// Starts an external chess engine.
@@ -57,7 +59,9 @@ pub fn start_chess(launch: &Launch) -> Result<Box<dyn Player<ChessRules>>, Strin
         options, startup, ..
     } = *launch;
     Ok(match launch.proto {
-        Protocol::Uci => Box::new(uci::UciClient::start(spawn(launch)?, options, startup)?),
+        Protocol::Uci => Box::new(
+            uci::UciClient::start(spawn(launch)?, options, startup)?.with_nodes(launch.nodes),
+        ),
         Protocol::Xboard => Box::new(cecp::CecpClient::start(spawn(launch)?, options, startup)?),
         Protocol::Hub => return Err(wrong_game(launch.proto, "chess", "uci or xboard")),
     })

@@ -2,7 +2,7 @@
 //! `uci` … `uciok`, the options, `isready` … `readyok`; each turn sends the
 //! whole game (`position startpos|fen … moves …`) and the clocks (`go
 //! wtime … btime … winc … binc … [movestogo …]`, or `go movetime` without
-//! a clock) and reads `bestmove`; `0000`, `(none)` or nothing is a
+//! a clock, or `go nodes N` when the player's spec asks) and reads `bestmove`; `0000`, `(none)` or nothing is a
 //! resignation.
 
 use std::time::Duration;
@@ -22,6 +22,8 @@ use crate::runner::turn::{Player, Turn};
 pub struct UciClient {
     t: Transport,
     in_game: bool,
+    /// `go nodes N` instead of the clocks.
+    nodes: Option<u64>,
 }
 
 impl UciClient {
@@ -43,7 +45,18 @@ impl UciClient {
         t.send("isready");
         t.wait_for(startup, |l| (l == "readyok").then_some(()))
             .map_err(|w| t.failed("isready", w, startup))?;
-        Ok(UciClient { t, in_game: false })
+        Ok(UciClient {
+            t,
+            in_game: false,
+            nodes: None,
+        })
+    }
+
+    /// Each move searched with `go nodes N` (the clocks still run, and an
+    /// engine that overruns them still loses on time).
+    pub fn with_nodes(mut self, nodes: Option<u64>) -> UciClient {
+        self.nodes = nodes;
+        self
     }
 
     /// `position …` for the game so far.
@@ -127,8 +140,11 @@ impl Player<ChessRules> for UciClient {
         if !self.t.send(&Self::position(game.root(), game.moves())) {
             return self.t.disconnected().into();
         }
-        self.t
-            .send(&Self::go_line(clock, other, game.turn().is_white()));
+        let go = match self.nodes {
+            Some(n) => format!("go nodes {n}"),
+            None => Self::go_line(clock, other, game.turn().is_white()),
+        };
+        self.t.send(&go);
         let answer = self
             .t
             .wait_for(move_limit(clock, MOVETIME_WITHOUT_CLOCK), |l| {

@@ -1,0 +1,187 @@
+//! `retrochess rate FILE…`: the players of the games in PGN (chess) or PDN
+//! (draughts) files rated jointly (`retrochess::rating`). What cannot be
+//! rated is said on stderr, specifically, and the rest is rated: a file
+//! that cannot be read or holds no game, a game that is unfinished, broken
+//! or of another variant (with its file and line), a player with no games
+//! linking it to the anchor's group, an anchor naming nobody.
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+use retrochess::rating::records::{Collection, Kind};
+use retrochess::rating::{self, DrawModel, RateOptions, report};
+
+use super::CliError;
+
+#[derive(Args, Clone, Debug)]
+pub struct RateArgs {
+    /// PGN (chess) or PDN (draughts) files: from retrochess match,
+    /// cutechess-cli, fastchess, pydraughts, or the shards of one match.
+    #[arg(value_name = "FILE", required = true)]
+    files: Vec<PathBuf>,
+    /// Hold this player at this rating (NAME=ELO); without it the mean is 0.
+    #[arg(long, value_name = "NAME=ELO")]
+    anchor: Option<String>,
+    /// The game (default: by the first file's extension, .pdn draughts).
+    #[arg(long, value_enum)]
+    game: Option<GameArg>,
+    /// How draws count: davidson (Bradley-Terry with a fitted draw
+    /// parameter) or halves (a draw half a win and half a loss, as Ordo).
+    #[arg(long, value_enum, default_value = "davidson")]
+    model: ModelArg,
+    /// Virtual draws between every two players who met (keeps a perfect
+    /// score finite: n of n against one opponent is 400·log10(1 + 2n/PRIOR)
+    /// Elo above it, under halves).
+    #[arg(long, default_value_t = rating::DEFAULT_PRIOR)]
+    prior: f64,
+    /// Bootstrap resamples for the 95% intervals and the LOS (seeded by --seed).
+    #[arg(long, default_value_t = rating::DEFAULT_BOOTSTRAP)]
+    bootstrap: usize,
+    /// Players in the LOS table.
+    #[arg(long, default_value_t = 10)]
+    los: usize,
+    /// Also list the score of every pair that met.
+    #[arg(long)]
+    pairs: bool,
+    /// Print CSV instead (player,elo,lo,hi,games,wins,draws,losses; the
+    /// ratings unrounded), strongest first.
+    #[arg(long)]
+    csv: bool,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum GameArg {
+    Chess,
+    Draughts,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ModelArg {
+    Davidson,
+    Halves,
+}
+
+pub fn run(args: &RateArgs, seed: u64) -> Result<(), CliError> {
+    rate(args, seed).map_err(CliError::Match)
+}
+
+fn rate(args: &RateArgs, seed: u64) -> Result<(), String> {
+    if !(args.prior >= 0.0 && args.prior.is_finite()) {
+        return Err("--prior must be a number of virtual draws, 0 or more".to_string());
+    }
+    let kind = match args.game {
+        Some(GameArg::Chess) => Kind::Chess,
+        Some(GameArg::Draughts) => Kind::Draughts,
+        None => Kind::of_path(&args.files[0]),
+    };
+    let mut c = Collection::default();
+    for path in &args.files {
+        let file = path.display().to_string();
+        match std::fs::read(path) {
+            Err(e) => c.unreadable(&file, &format!("cannot read it: {e}")),
+            Ok(bytes) => {
+                let text = String::from_utf8_lossy(&bytes);
+                if text.trim().is_empty() {
+                    c.unreadable(&file, "empty");
+                } else {
+                    c.add_text(&file, kind, &text);
+                }
+            }
+        }
+    }
+    for s in &c.skipped {
+        eprintln!("retrochess rate: skipped {s}");
+    }
+    if c.games.is_empty() {
+        return Err("no game to rate".to_string());
+    }
+    let anchor = match &args.anchor {
+        None => None,
+        Some(spec) => {
+            let (name, at) = spec
+                .rsplit_once('=')
+                .ok_or_else(|| format!("--anchor {spec:?}: not NAME=ELO"))?;
+            let at: f64 = at
+                .trim()
+                .parse()
+                .ok()
+                .filter(|x: &f64| x.is_finite())
+                .ok_or_else(|| format!("--anchor {spec:?}: {at:?} is not a rating"))?;
+            match c.player(name) {
+                Some(p) => Some((p, at)),
+                None => {
+                    eprintln!(
+                        "retrochess rate: --anchor: nobody called {:?} played (the players: {}); the mean is 0 instead",
+                        name.trim(),
+                        c.names.join(", ")
+                    );
+                    None
+                }
+            }
+        }
+    };
+    let options = RateOptions {
+        model: match args.model {
+            ModelArg::Davidson => DrawModel::Davidson,
+            ModelArg::Halves => DrawModel::Halves,
+        },
+        prior: args.prior,
+        anchor,
+        bootstrap: args.bootstrap,
+        seed,
+    };
+    let r = rating::rate(c.names.len(), &c.games, &options);
+    let top = r.order.first().map_or("", |&p| c.names[p].as_str());
+    for &p in &r.unconnected {
+        let group = match anchor {
+            Some((a, _)) => format!("the anchor {}'s group", c.names[a]),
+            None => format!("the largest group (with {top})"),
+        };
+        eprintln!(
+            "retrochess rate: {} has no games linking it to {group}: not rated",
+            c.names[p]
+        );
+    }
+    if args.csv {
+        println!("player,elo,lo,hi,games,wins,draws,losses");
+        for &p in &r.order {
+            let (lo, hi) = r.interval[p].unwrap_or((f64::NAN, f64::NAN));
+            let w = &r.wdl[p];
+            println!(
+                "\"{}\",{},{lo},{hi},{},{},{},{}",
+                c.names[p].replace('"', "\"\""),
+                r.elo[p],
+                w.games(),
+                w.wins,
+                w.draws,
+                w.losses
+            );
+        }
+        return Ok(());
+    }
+    let rated = c
+        .games
+        .iter()
+        .filter(|g| r.order.contains(&g.white) && r.order.contains(&g.black))
+        .count();
+    println!(
+        "{rated} games of {} players from {} files{}{}",
+        r.order.len(),
+        args.files.len(),
+        match c.duplicates {
+            0 => String::new(),
+            n => format!(", {n} duplicates counted once"),
+        },
+        match c.skipped.len() {
+            0 => String::new(),
+            n => format!(", {n} skipped"),
+        },
+    );
+    print!("{}", report::method(&c.names, &r, &options));
+    println!();
+    print!("{}", report::table(&c.names, &r, args.los));
+    if args.pairs {
+        print!("{}", report::head_to_head(&c.names, &r, &c.games));
+    }
+    Ok(())
+}

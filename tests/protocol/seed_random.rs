@@ -1,0 +1,70 @@
+//! `Seed` `random`: each new game (`ucinewgame`, `new`, `new-game`) draws a
+//! fresh seed and says which (`info string seed N`, `# seed N`,
+//! `info seed=N`), so the game can be replayed with `Seed` N; the default
+//! stays one seed for every game.
+
+use crate::common;
+use crate::common::pipe::Engine;
+
+fn seeds(out: &str, prefix: &str) -> Vec<u64> {
+    out.lines()
+        .filter_map(|l| l.strip_prefix(prefix))
+        .map(|n| n.trim().parse().unwrap())
+        .collect()
+}
+
+/// Plays a move after 1. e4 e5 2. Nf3 with `Seed` `seed`, then starts another game:
+/// (the seeds said, the move played).
+fn session(seed: &str) -> (Vec<u64>, String) {
+    let mut e = Engine::start(&["uci", "--engine", "chesskelet"]);
+    e.send("uci");
+    e.until_prefix("uciok");
+    e.send(&format!("setoption name Seed value {seed}"));
+    e.send("ucinewgame");
+    e.send("position startpos moves e2e4 e7e5 g1f3");
+    e.send("go wtime 60000 btime 60000");
+    let mut lines = e.until_prefix("bestmove");
+    let best = lines
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string();
+    e.send("ucinewgame");
+    e.send("isready");
+    lines.extend(e.until_prefix("readyok"));
+    e.send("quit");
+    (seeds(&lines.join("\n"), "info string seed "), best)
+}
+
+#[test]
+fn uci_draws_a_fresh_seed_each_game_and_the_seed_replays_it() {
+    let (drawn, first) = session("random");
+    assert_eq!(drawn.len(), 2, "{drawn:?}");
+    assert_ne!(drawn[0], drawn[1]);
+    let (again, replayed) = session(&drawn[0].to_string());
+    assert_eq!(replayed, first, "Seed {} replays the game", drawn[0]);
+    assert!(again.is_empty(), "a set seed is not redrawn: {again:?}");
+}
+
+#[test]
+fn cecp_and_hub_say_the_seed_they_draw() {
+    let (ok, out, err) = common::retrochess(
+        &["xboard", "--engine", "1k-zx-chess"],
+        "xboard\nprotover 2\noption Seed=random\nnew\nnew\nquit\n",
+    );
+    assert!(ok, "{err}");
+    let drawn = seeds(&out, "# seed ");
+    assert!(drawn.len() == 2 && drawn[0] != drawn[1], "{out}");
+    let (ok, out, err) = common::retrochess(
+        &["hub", "--engine", "samuel-f8"],
+        "hub\nset-param name=Seed value=random\ninit\nnew-game\nnew-game\nquit\n",
+    );
+    assert!(ok, "{err}");
+    let drawn = seeds(&out, "info seed=");
+    assert!(drawn.len() == 2 && drawn[0] != drawn[1], "{out}");
+    // The default: no seed drawn, none said.
+    let (ok, out, _) = common::retrochess(&["hub"], "hub\ninit\nnew-game\nquit\n");
+    assert!(ok && !out.contains("seed="), "{out}");
+}
