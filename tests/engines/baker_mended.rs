@@ -12,7 +12,6 @@
 //! is the same check, smaller, sized by `BAKER_EVIDENCE_POSITIONS`.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
 
 use sha2::{Digest, Sha256};
 
@@ -22,7 +21,7 @@ use retrochess::engines::baker::{
     square_address,
 };
 use retrochess::engines::{Engine, EngineOptions, Played};
-use retrochess::machine::{Memory, Regs, Resume, SplitMix64, Stop};
+use retrochess::machine::{Regs, SplitMix64, Stop};
 use retrochess::rules::draughts::Draughts;
 use retrochess::rules::{Color, Game, Rules, Verdict};
 
@@ -135,7 +134,9 @@ fn legal(fen: &str) -> Vec<String> {
 /// One row of `tests/fixtures/baker/errata.txt`.
 struct Erratum {
     n: String,
-    printed_at: u16,
+    /// None for code of ours with no printed counterpart (erratum 6's
+    /// DESTVAL, in the 16K image below SQUAREVAL).
+    printed_at: Option<u16>,
     printed: Vec<u8>,
     mended_at: u16,
     mended: Vec<u8>,
@@ -149,7 +150,7 @@ fn errata() -> Vec<Erratum> {
             let f: Vec<&str> = l.split('|').collect();
             Erratum {
                 n: f[0].to_string(),
-                printed_at: u16::from_str_radix(f[1], 16).unwrap(),
+                printed_at: u16::from_str_radix(f[1], 16).ok(),
                 printed: hex_bytes(f[2]),
                 mended_at: u16::from_str_radix(f[3], 16).unwrap(),
                 mended: hex_bytes(f[4]),
@@ -162,7 +163,8 @@ fn errata() -> Vec<Erratum> {
 /// bytes lower (0x4DEE) and exactly the errata's bytes changed: every other
 /// byte is the resolved transcription's, every erratum's printed bytes are
 /// the first printing's, and the three inserted bytes are the only ones
-/// without a printed counterpart.
+/// without a printed counterpart. Erratum 6's DESTVAL, ours, is in the 16K
+/// image just below SQUAREVAL, byte for byte as the table gives it.
 #[test]
 fn the_mended_routines_are_the_printed_ones_with_exactly_the_errata() {
     let resolved = repo_file("tapes/baker-draughts.bin");
@@ -174,12 +176,12 @@ fn the_mended_routines_are_the_printed_ones_with_exactly_the_errata() {
         (
             "baker-draughts-mended.bin",
             227,
-            "6f86b61ec4e5b08fbafe2603b68a51176b81b47edfd8445f210cf87b7c404c6e",
+            "f26dd669216495fbe563ad0b8e1d3e5c28276d9566c65be773c83e966c1ea6c7",
         ),
         (
             "baker-draughts-mended-16k.bin",
             870,
-            "a5c612f1fc85f24ea74b6dd4d5fbb284f340a03a842ce31385e95e50719333bf",
+            "971186385ec09c5f97874c1ad597e0960b8192be1bad93d41cc37aaf1f7b142d",
         ),
     ] {
         let bytes = repo_file(&format!("tapes/{file}"));
@@ -189,15 +191,32 @@ fn the_mended_routines_are_the_printed_ones_with_exactly_the_errata() {
     let (p0, m0) = (baker::SQUAREVAL, MENDED.squareval);
     assert_eq!(p0 - m0, 3);
     let rows = errata();
+    let image = repo_file("tapes/baker-draughts-mended-16k.bin");
     let mut changed = BTreeMap::new();
+    let mut ours = 0;
     for r in &rows {
-        let p = usize::from(r.printed_at - p0);
+        let Some(printed_at) = r.printed_at else {
+            // Ours, outside her routines: in the 16K image, below SQUAREVAL.
+            assert!(r.mended_at < m0, "erratum {}", r.n);
+            let i = usize::from(r.mended_at - LOAD_AT);
+            assert_eq!(
+                &image[i..i + r.mended.len()],
+                &r.mended[..],
+                "erratum {} at {:04X}: ours, in the 16K image",
+                r.n,
+                r.mended_at
+            );
+            assert_eq!(r.mended_at + r.mended.len() as u16, m0, "just below");
+            ours += r.mended.len();
+            continue;
+        };
+        let p = usize::from(printed_at - p0);
         assert_eq!(
             &first[p..p + r.printed.len()],
             &r.printed[..],
             "erratum {} at {:04X}: the printed bytes",
             r.n,
-            r.printed_at
+            printed_at
         );
         let m = usize::from(r.mended_at - m0);
         assert_eq!(
@@ -235,12 +254,13 @@ fn the_mended_routines_are_the_printed_ones_with_exactly_the_errata() {
         }
     }
     assert_eq!(
-        (changed.len(), unchanged),
-        (22, 205),
-        "the rows cover 22 bytes"
+        (changed.len(), unchanged, ours),
+        (22, 205, 17),
+        "the rows cover 22 bytes of hers and 17 of ours"
     );
-    // The errata: 1 three bytes inserted, 2 two, 3 two, 4 three, 5 one (the
-    // resolution at 4EC4, already in the resolved image), and the hook.
+    // The errata: 1 three bytes inserted, 2 two, 3 two, 4 two, 5 one (the
+    // resolution at 4EC4, already in the resolved image), 6 one and the 17
+    // of DESTVAL, and the hook.
     let per: BTreeMap<&str, usize> = rows.iter().fold(BTreeMap::new(), |mut m, r| {
         *m.entry(r.n.as_str()).or_default() += r
             .mended
@@ -257,8 +277,9 @@ fn the_mended_routines_are_the_printed_ones_with_exactly_the_errata() {
             ("1", 3),
             ("2", 2),
             ("3", 2),
-            ("4", 3),
+            ("4", 2),
             ("5", 1),
+            ("6", 18),
             ("hook", 1)
         ]
     );
@@ -279,15 +300,7 @@ fn the_mended_image_holds_the_routines_addastep_and_the_documented_interface() {
         &glue[at(MENDED.squareval)..at(baker::BAKER_END) + 1],
         &mended[..]
     );
-    let sym: BTreeMap<String, u16> = repo_text("tapes/baker-draughts-mended-16k.sym")
-        .lines()
-        .filter_map(|l| {
-            let mut parts = l.split_whitespace();
-            let name = parts.next()?.to_string();
-            let value = parts.nth(1)?.trim_end_matches('H');
-            Some((name, u16::from_str_radix(value, 16).ok()?))
-        })
-        .collect();
+    let sym = mended_symbols();
     let multi = MENDED.multi.expect("the exercises");
     for (name, value) in [
         ("TABLE", LOAD_AT),
@@ -620,75 +633,94 @@ fn games_against_random_are_legal_to_the_end_and_leave_the_routines_alone() {
     assert!(won >= 7, "{won} of 10 won against random");
 }
 
-/// Games of the mended engine (seed 1..=n, both colours) against the seeded
-/// random mover: (won, lost); with `vacate`, a trap on the emulated machine
-/// (not a change of any byte) empties the moving piece's square while
-/// EVALUATE values a step's destination (`CALL SQUAREVAL` at 0x4E70 up to
-/// NEWPRI, 0x4E73).
-fn against_random(n: u64, vacate: bool) -> (u32, u32) {
-    let rules = Draughts::english();
-    let (mut won, mut lost) = (0, 0);
-    for seed in 1..=n {
-        let side = if seed % 2 == 0 {
-            Color::Black
-        } else {
-            Color::White
-        };
-        let mut e = engine(seed);
-        if vacate {
-            let saved = Arc::new(Mutex::new(None));
-            let lift = saved.clone();
-            e.machine()
-                .trap(0x4E70, move |regs: &mut Regs, m: &mut dyn Memory| {
-                    let at = 0x4000 | (regs.bc & 0xFF);
-                    *lift.lock().unwrap() = Some(m.peek(at));
-                    m.poke(at, EMPTY);
-                    Resume::Continue { tstates: 0 }
-                });
-            e.machine()
-                .trap(baker::NEWPRI, move |regs: &mut Regs, m: &mut dyn Memory| {
-                    if let Some(piece) = saved.lock().unwrap().take() {
-                        m.poke(0x4000 | (regs.bc & 0xFF), piece);
-                    }
-                    Resume::Continue { tstates: 0 }
-                });
-        }
-        let mut rng = SplitMix64::new(seed ^ 0x5EED);
-        let mut game = Game::initial(rules);
-        while game.ending().is_none() && game.moves().len() < 300 {
-            let m = if game.turn() == side {
-                let Played::Move(w) = e.play(&game, BUDGET).unwrap().played else {
-                    panic!("seed {seed}: no move")
-                };
-                let Verdict::Legal(m) = rules.judge(game.position(), &w) else {
-                    panic!("seed {seed}: {w} illegal")
-                };
-                m
-            } else {
-                let legal = game.legal_moves();
-                legal[rng.range(0, legal.len() as u64 - 1) as usize]
-            };
-            game.push(m);
-        }
-        if game.ending().is_some() {
-            if game.turn() == side {
-                lost += 1;
-            } else {
-                won += 1;
-            }
-        }
-    }
-    (won, lost)
+// --- Erratum 6: "a move into danger is bad" ------------------------------
+
+/// The 16K image's symbol table (pasmo's).
+fn mended_symbols() -> BTreeMap<String, u16> {
+    repo_text("tapes/baker-draughts-mended-16k.sym")
+        .lines()
+        .filter_map(|l| {
+            let mut parts = l.split_whitespace();
+            let name = parts.next()?.to_string();
+            let value = parts.nth(1)?.trim_end_matches('H');
+            Some((name, u16::from_str_radix(value, 16).ok()?))
+        })
+        .collect()
 }
 
-/// The weakness the errata leave (tapes/BAKER.md "What the mended program
-/// still does"): EVALUATE values a step's destination with the moving piece
-/// still on its origin, so a step straight towards a man that could jump
-/// back into that square is not "into danger". Measured over 400 games
-/// against the random mover: 357 won, 43 lost; with the origin emptied
-/// for that one call (a trap, for this measurement only) 397 won, 3 lost.
+/// DESTVAL (erratum 6) called as EVALUATE calls it at 0x4E70 for a step
+/// from `origin` in direction `dir` (L the destination, H the direction, C
+/// the origin): its value; it must leave every register but A, and the
+/// board, as it found them.
+fn destval(e: &mut BakerDraughts, origin: u8, dest: u8) -> i8 {
+    let (from, to) = (square_address(origin), square_address(dest));
+    let dir = to.wrapping_sub(from) as u8;
+    let at = mended_symbols()["DESTVAL"];
+    let sp = e.stack();
+    let board: Vec<u8> = BLOCK.map(|a| e.machine().peek(a)).collect();
+    let zx = e.machine();
+    let before = Regs {
+        bc: 0x1200 | (from & 0xFF),
+        de: 0x5678,
+        hl: u16::from(dir) << 8 | (to & 0xFF),
+        sp,
+        ..zx.regs()
+    };
+    zx.set_regs(&before);
+    match zx.call(at, BUDGET) {
+        Stop::Returned => {
+            let after = zx.regs();
+            assert_eq!(
+                (after.bc, after.de, after.hl, after.sp),
+                (before.bc, before.de, before.hl, before.sp),
+                "as SQUAREVAL: no register changed but A"
+            );
+            let now: Vec<u8> = BLOCK.map(|a| e.machine().peek(a)).collect();
+            assert_eq!(now, board, "the moving piece back on its square");
+            after.a() as i8
+        }
+        other => panic!("DESTVAL {origin}-{dest}: {other}"),
+    }
+}
+
+/// "Check for danger and/or protection at destination square. This is
+/// necessary because a move into danger is bad" (EVALUATE, seed 003), the
+/// sentence erratum 6 restores. The man on 9 may step to 13 or to 14; on 14
+/// the person's man on 18 could jump him into 9, the square he leaves.
+/// SQUAREVAL, with the man still on 9, sees no danger at 14 (its "in
+/// danger" needs the square behind blank); DESTVAL, with 9 blank for that
+/// call, sees +5, and +5 for a king too (the text's admitted flaw, "moving
+/// a king into danger will only generate the value five, rather than
+/// seven", kept). The engine now always plays 9-13; with the printed call
+/// put back at 0x4E70 (CD EE 4D, in the emulated memory only) it steps into
+/// the danger for some seeds, as `baker-draughts-mended` did before erratum
+/// 6.
 #[test]
-fn the_moving_piece_hides_the_danger_behind_it() {
-    assert_eq!(against_random(400, false), (357, 43));
-    assert_eq!(against_random(400, true), (397, 3));
+fn a_step_into_danger_from_the_square_it_leaves_is_seen() {
+    let fen = "B:W18:B9";
+    assert_eq!(legal(fen), ["9-13", "9-14"]);
+    let mut e = engine(1);
+    put(&mut e, &[(9, MAN), (18, HIS_MAN)]);
+    assert_eq!(squareval(&mut e, 14), 0, "the man on 9 hides the danger");
+    assert_eq!(destval(&mut e, 9, 14), 5, "in danger");
+    assert_eq!(destval(&mut e, 9, 13), 0);
+    put(&mut e, &[(9, KING), (18, HIS_MAN)]);
+    assert_eq!(destval(&mut e, 9, 14), 5, "a king: five, the text's flaw");
+    // From 10, the square behind 14 (9) is taken: no danger.
+    put(&mut e, &[(10, MAN), (9, MAN), (18, HIS_MAN)]);
+    assert_eq!(destval(&mut e, 10, 14), 0, "9 behind 14 is taken");
+
+    let mut printed_call = 0;
+    for seed in 1..=16 {
+        let mut e = engine(seed);
+        assert_eq!(reply(&mut e, fen).played, Played::Move(wire("9-13")));
+        let mut e = engine(seed);
+        for (i, byte) in [0xCD, 0xEE, 0x4D].into_iter().enumerate() {
+            e.machine().poke(0x4E70 + i as u16, byte);
+        }
+        if reply(&mut e, fen).played == Played::Move(wire("9-14")) {
+            printed_call += 1;
+        }
+    }
+    assert!(printed_call > 0, "the printed call never stepped into it");
 }
