@@ -141,9 +141,9 @@ pub(super) fn wire(text: &str) -> PdnMove {
 
 // --- The interface -------------------------------------------------------
 
-#[test]
-fn driver_addresses_are_the_glue_symbol_table_and_the_image_is_the_tape() {
-    let sym: BTreeMap<String, u16> = String::from_utf8(repo_file("tapes/baker-draughts-16k.sym"))
+/// A pasmo symbol table of the repository (`NAME EQU 0XXXXH` lines).
+pub(super) fn symbols(path: &str) -> BTreeMap<String, u16> {
+    String::from_utf8(repo_file(path))
         .unwrap()
         .lines()
         .filter_map(|l| {
@@ -152,7 +152,12 @@ fn driver_addresses_are_the_glue_symbol_table_and_the_image_is_the_tape() {
             let value = parts.nth(1)?.trim_end_matches('H');
             Some((name, u16::from_str_radix(value, 16).ok()?))
         })
-        .collect();
+        .collect()
+}
+
+#[test]
+fn driver_addresses_are_the_glue_symbol_table_and_the_image_is_the_tape() {
+    let sym = symbols("tapes/baker-draughts-16k.sym");
     let ours = [
         ("TABLE", LOAD_AT),
         ("GAME", GAME),

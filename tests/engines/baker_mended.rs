@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 use sha2::{Digest, Sha256};
 
-use super::baker::{break_when_de_leaves_table, position, reply, repo_file, wire};
+use super::baker::{break_when_de_leaves_table, position, reply, repo_file, symbols, wire};
 use retrochess::engines::baker::{
     self, BakerDraughts, EMPTY, HIS_KING, HIS_MAN, KING, LBASE, LOAD_AT, MAN, MENDED,
     square_address,
@@ -62,17 +62,25 @@ fn put(e: &mut BakerDraughts, pieces: &[(u8, u8)]) {
 /// The mended SQUAREVAL at square `n`, called as EVALUATE calls it: its
 /// value; it must leave every register but A as it found them.
 fn squareval(e: &mut BakerDraughts, n: u8) -> i8 {
+    call_keeping_registers(e, MENDED.squareval, 0x1234, square_address(n))
+        .unwrap_or_else(|stop| panic!("SQUAREVAL at {n}: {stop}"))
+}
+
+/// Calls the routine at `at` with BC and HL as given (DE 5678): A, after
+/// asserting that it left BC, DE, HL and SP as it found them ("must not be
+/// allowed to alter the values of any register except A"); or the stop.
+fn call_keeping_registers(e: &mut BakerDraughts, at: u16, bc: u16, hl: u16) -> Result<i8, Stop> {
     let sp = e.stack();
     let zx = e.machine();
     let before = Regs {
-        bc: 0x1234,
+        bc,
         de: 0x5678,
-        hl: square_address(n),
+        hl,
         sp,
         ..zx.regs()
     };
     zx.set_regs(&before);
-    match zx.call(MENDED.squareval, BUDGET) {
+    match zx.call(at, BUDGET) {
         Stop::Returned => {
             let after = zx.regs();
             assert_eq!(
@@ -80,9 +88,9 @@ fn squareval(e: &mut BakerDraughts, n: u8) -> i8 {
                 (before.bc, before.de, before.hl, before.sp),
                 "\"must not be allowed to alter the values of any register except A\""
             );
-            after.a() as i8
+            Ok(after.a() as i8)
         }
-        other => panic!("SQUAREVAL at {n}: {other}"),
+        other => Err(other),
     }
 }
 
@@ -300,7 +308,7 @@ fn the_mended_image_holds_the_routines_addastep_and_the_documented_interface() {
         &glue[at(MENDED.squareval)..at(baker::BAKER_END) + 1],
         &mended[..]
     );
-    let sym = mended_symbols();
+    let sym = symbols("tapes/baker-draughts-mended-16k.sym");
     let multi = MENDED.multi.expect("the exercises");
     for (name, value) in [
         ("TABLE", LOAD_AT),
@@ -635,19 +643,6 @@ fn games_against_random_are_legal_to_the_end_and_leave_the_routines_alone() {
 
 // --- Erratum 6: "a move into danger is bad" ------------------------------
 
-/// The 16K image's symbol table (pasmo's).
-fn mended_symbols() -> BTreeMap<String, u16> {
-    repo_text("tapes/baker-draughts-mended-16k.sym")
-        .lines()
-        .filter_map(|l| {
-            let mut parts = l.split_whitespace();
-            let name = parts.next()?.to_string();
-            let value = parts.nth(1)?.trim_end_matches('H');
-            Some((name, u16::from_str_radix(value, 16).ok()?))
-        })
-        .collect()
-}
-
 /// DESTVAL (erratum 6) called as EVALUATE calls it at 0x4E70 for a step
 /// from `origin` in direction `dir` (L the destination, H the direction, C
 /// the origin): its value; it must leave every register but A, and the
@@ -655,32 +650,14 @@ fn mended_symbols() -> BTreeMap<String, u16> {
 fn destval(e: &mut BakerDraughts, origin: u8, dest: u8) -> i8 {
     let (from, to) = (square_address(origin), square_address(dest));
     let dir = to.wrapping_sub(from) as u8;
-    let at = mended_symbols()["DESTVAL"];
-    let sp = e.stack();
+    let at = symbols("tapes/baker-draughts-mended-16k.sym")["DESTVAL"];
     let board: Vec<u8> = BLOCK.map(|a| e.machine().peek(a)).collect();
-    let zx = e.machine();
-    let before = Regs {
-        bc: 0x1200 | (from & 0xFF),
-        de: 0x5678,
-        hl: u16::from(dir) << 8 | (to & 0xFF),
-        sp,
-        ..zx.regs()
-    };
-    zx.set_regs(&before);
-    match zx.call(at, BUDGET) {
-        Stop::Returned => {
-            let after = zx.regs();
-            assert_eq!(
-                (after.bc, after.de, after.hl, after.sp),
-                (before.bc, before.de, before.hl, before.sp),
-                "as SQUAREVAL: no register changed but A"
-            );
-            let now: Vec<u8> = BLOCK.map(|a| e.machine().peek(a)).collect();
-            assert_eq!(now, board, "the moving piece back on its square");
-            after.a() as i8
-        }
-        other => panic!("DESTVAL {origin}-{dest}: {other}"),
-    }
+    let hl = u16::from(dir) << 8 | (to & 0xFF);
+    let value = call_keeping_registers(e, at, 0x1200 | (from & 0xFF), hl)
+        .unwrap_or_else(|stop| panic!("DESTVAL {origin}-{dest}: {stop}"));
+    let now: Vec<u8> = BLOCK.map(|a| e.machine().peek(a)).collect();
+    assert_eq!(now, board, "the moving piece back on its square");
+    value
 }
 
 /// "Check for danger and/or protection at destination square. This is
