@@ -264,20 +264,34 @@ fn main() -> ExitCode {
         .parse_env("RETROCHESS_LOG")
         .target(env_logger::Target::Stderr)
         .init();
-    let options = match cli.options.options() {
-        Ok(options) => options,
+    let result = match cli.options.options() {
+        Ok(options) => run(cli.command, cli.engine, options),
         Err(e) => {
             eprintln!("retrochess: {e}");
             return ExitCode::FAILURE;
         }
     };
-    let top = cli.engine;
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("retrochess: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs the subcommand; `top` is the `--engine` given before it.
+fn run(
+    command: Option<Command>,
+    top: Option<String>,
+    options: EngineOptions,
+) -> Result<(), cli::CliError> {
     // `--engine` may stand before or after the subcommand.
     let pick = |e: Option<String>| {
         e.or_else(|| top.clone())
             .unwrap_or_else(|| DEFAULT_ENGINE.to_string())
     };
-    let result = match cli.command {
+    match command {
         Some(Command::Uci { engine }) => {
             protocol::serve(Protocol::Uci, &pick(engine), options, None).map_err(Into::into)
         }
@@ -356,26 +370,24 @@ fn main() -> ExitCode {
         }) => cli::serve::run(listen.as_deref(), max_games, idle_minutes, &options),
         Some(Command::Bench { engine, moves }) => cli::bench::run(&pick(engine), &options, moves),
         Some(Command::Engines) => {
-            for entry in engines::catalogue() {
-                let info = entry.info;
-                let game = match entry.game {
-                    engines::GameKind::Chess => "chess",
-                    engines::GameKind::Draughts => "draughts",
-                };
-                println!(
-                    "{:21} {game:9} {} ({}, {}, {})",
-                    info.id, info.name, info.author, info.year, info.machine
-                );
-            }
+            list_engines();
             Ok(())
         }
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("retrochess: {e}");
-            ExitCode::FAILURE
-        }
+    }
+}
+
+/// `retrochess engines`: the registry, one line an engine.
+fn list_engines() {
+    for entry in engines::catalogue() {
+        let info = entry.info;
+        let game = match entry.game {
+            engines::GameKind::Chess => "chess",
+            engines::GameKind::Draughts => "draughts",
+        };
+        println!(
+            "{:21} {game:9} {} ({}, {}, {})",
+            info.id, info.name, info.author, info.year, info.machine
+        );
     }
 }
 

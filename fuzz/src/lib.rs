@@ -19,9 +19,9 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 use retrochess::engines::Catalogue;
-use retrochess::engines::{Candidate, Hang, InputPath, Played, Reply, Thoughts, Ties};
+use retrochess::engines::{Candidate, EngineError, Hang, InputPath, Played, Reply, Thoughts, Ties};
 use retrochess::machine::SplitMix64;
-use retrochess::protocol::session::{SearchRequest, Searched};
+use retrochess::protocol::session::{SearchError, SearchRequest, Searched};
 use retrochess::protocol::{Action, FrontEnd, Input, Job};
 use retrochess::rules::HangKind;
 use retrochess::rules::chess::ChessRules;
@@ -144,7 +144,7 @@ impl<R: Fuzzed> Edge<R> {
         match next.expect("something pending") {
             Pending::Search(request) => Input::Searched(reply(&request, rng)),
             Pending::Recreate => Input::Recreated(if rng.range(0, 3) == 0 {
-                Err("fuzzed restart failure".to_string())
+                Err(EngineError::Position("fuzzed restart failure".to_string()))
             } else {
                 Ok(())
             }),
@@ -171,7 +171,9 @@ fn reply<R: Fuzzed>(request: &SearchRequest<R>, rng: &mut SplitMix64) -> Searche
     };
     let tstates = rng.range(0, request.budget.min(20_000_000_000));
     let result = if rng.range(0, 9) == 0 {
-        Err("fuzzed driver error".to_string())
+        Err(SearchError::Engine(EngineError::Unreadable(
+            "fuzzed driver error".to_string(),
+        )))
     } else {
         Ok(Reply {
             played,

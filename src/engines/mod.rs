@@ -374,9 +374,6 @@ pub enum GameKind {
     Draughts,
 }
 
-/// A function that makes a built-in engine of game `R` from its options.
-pub type Maker<R> = fn(&EngineOptions) -> Result<Box<dyn Engine<R>>, EngineError>;
-
 /// How to create a built-in engine: a function of the options, for the
 /// game it plays.
 #[derive(Clone, Copy)]
@@ -384,6 +381,9 @@ pub enum Create {
     Chess(Maker<ChessRules>),
     Draughts(Maker<Draughts>),
 }
+
+/// A function creating an engine of the game of `R` from the options.
+pub type Maker<R> = fn(&EngineOptions) -> Result<Box<dyn Engine<R>>, EngineError>;
 
 /// A built-in engine, as listed before it is loaded: its one declaration.
 /// Each driver file declares its own (`ENTRIES`); [`REGISTRY`] lists the

@@ -1,5 +1,5 @@
 //! The emulated machines: the only code that touches a Z80 core (`z80emu`,
-//! and `iz80` as the reference).
+//! our own, and `iz80` as the reference).
 //!
 //! A machine here is a Z80 ([`cpu`]), a memory map and a handful of
 //! *high-level ROM traps*: we never load a ROM image, so when a program calls

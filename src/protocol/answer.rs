@@ -9,6 +9,7 @@
 
 use std::time::Duration;
 
+use super::events::SearchError;
 use super::session::{self, IllegalPolicy, Searched, Weighed};
 use crate::engines::Reply;
 use crate::rules::Rules;
@@ -16,8 +17,8 @@ use crate::rules::Rules;
 /// A finished search, judged.
 #[derive(Debug)]
 pub struct Answer<R: Rules> {
-    /// The program's reply, judged, or the driver's error in words.
-    pub outcome: Result<Judged<R>, String>,
+    /// The program's reply, judged, or why the driver gave none.
+    pub outcome: Result<Judged<R>, SearchError>,
     /// Host time the search took.
     pub host: Duration,
     /// The emulated screen's rows, if asked for.

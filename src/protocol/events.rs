@@ -4,7 +4,9 @@
 
 use std::time::Duration;
 
-use crate::engines::{EngineOptions, Reply};
+use std::fmt;
+
+use crate::engines::{EngineError, EngineOptions, Reply};
 use crate::rules::{Game, Rules};
 
 /// What a front end reacts to.
@@ -17,7 +19,7 @@ pub enum Input<R: Rules> {
     /// The engine worker finished a search.
     Searched(Searched<R>),
     /// The engine worker finished recreating the engine (new options).
-    Recreated(Result<(), String>),
+    Recreated(Result<(), EngineError>),
     /// A timer set with [`Action::WakeAfter`] went off.
     Wake(u64),
 }
@@ -78,8 +80,8 @@ impl<R: Rules> PartialEq for SearchRequest<R> {
 #[derive(Debug)]
 pub struct Searched<R: Rules> {
     pub id: u64,
-    /// The program's reply, or the driver's error as text.
-    pub result: Result<Reply<R::Wire>, String>,
+    /// The program's reply, or why the driver gave none.
+    pub result: Result<Reply<R::Wire>, SearchError>,
     /// Host time the search took.
     pub host: Duration,
     /// The emulated screen after the reply (plain text rows, blank rows
@@ -97,3 +99,26 @@ impl Ids {
         self.0
     }
 }
+
+/// Why a search gave no reply: the driver's error, kept typed up to the
+/// front end that words it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SearchError {
+    /// The driver reported an error.
+    Engine(EngineError),
+    /// The driver panicked (with this message); the machine was reloaded.
+    Panicked(String),
+}
+
+impl fmt::Display for SearchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchError::Engine(e) => e.fmt(f),
+            SearchError::Panicked(what) => {
+                write!(f, "the driver panicked ({what}); the machine was reloaded")
+            }
+        }
+    }
+}
+
+impl std::error::Error for SearchError {}

@@ -670,8 +670,10 @@ fn error(message: &str) -> Action_ {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines::EngineError;
     use crate::engines::Thoughts;
     use crate::engines::{self, EngineOptions, InputPath, Ties};
+    use crate::protocol::session::SearchError;
     use crate::protocol::session::{IllegalPolicy, SearchRequest, sent};
     use crate::rules::draughts::hub::pydraughts_position;
     use crate::rules::draughts::parse_fen;
@@ -1159,7 +1161,9 @@ mod tests {
         let id = job(&feed(&mut h, "go think")).unwrap().id;
         let failed = Input::Searched(Searched {
             id,
-            result: Err("cannot read the program's move: x=\"y\"".into()),
+            result: Err(SearchError::Engine(EngineError::Unreadable(
+                "x=\"y\"".into(),
+            ))),
             host: Duration::ZERO,
             screen: None,
         });

@@ -19,7 +19,7 @@
 //! machines are tested with plain tables of lines.
 
 pub use super::clock::{Clock, DEFAULT_RATE, Limits, NO_CLOCK_BUDGET, OVERHEAD, Speed};
-pub use super::events::{Action, Ids, Input, Job, SearchRequest, Searched};
+pub use super::events::{Action, Ids, Input, Job, SearchError, SearchRequest, Searched};
 pub use super::judging::{Judged, Weighed, judge_reply, judge_thoughts};
 pub use super::prose::{candidate_notes, describe, no_thoughts, nps, ordinal, ties, ties_as};
 pub use super::settings::{

@@ -6,7 +6,7 @@
 
 use std::panic::{self, AssertUnwindSafe};
 
-use super::events::{Input, Job, SearchRequest, Searched};
+use super::events::{Input, Job, SearchError, SearchRequest, Searched};
 use crate::engines::{Catalogue, Engine, EngineError, EngineOptions};
 use crate::machine::ScreenStyle;
 
@@ -45,7 +45,7 @@ impl<R: Catalogue> Worker<R> {
                     self.engine = engine;
                     self.options = options;
                 });
-                Some(Input::Recreated(result.map_err(|e| e.to_string())))
+                Some(Input::Recreated(result))
             }
         }
     }
@@ -61,7 +61,7 @@ impl<R: Catalogue> Worker<R> {
         }));
         let host = start.elapsed();
         let result = match result {
-            Ok(played) => played.map_err(|e| e.to_string()),
+            Ok(played) => played.map_err(SearchError::Engine),
             Err(payload) => {
                 let what = payload
                     .downcast_ref::<&str>()
@@ -71,9 +71,7 @@ impl<R: Catalogue> Worker<R> {
                 if let Ok(fresh) = R::create(&self.id, &self.options) {
                     self.engine = fresh;
                 }
-                Err(format!(
-                    "the driver panicked ({what}); the machine was reloaded"
-                ))
+                Err(SearchError::Panicked(what))
             }
         };
         let screen = if request.screen {

@@ -890,8 +890,10 @@ fn looks_like_move(word: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines::EngineError;
     use crate::engines::Thoughts;
     use crate::engines::{self, EngineOptions, InputPath, Ties};
+    use crate::protocol::session::SearchError;
     use crate::protocol::session::{IllegalPolicy, SearchRequest, sent};
 
     type Action = Action_;
@@ -1277,7 +1279,7 @@ mod tests {
         let id = search_id(&feed(&mut x, "usermove d2d4")).unwrap();
         let failed = Input::Searched(Searched {
             id,
-            result: Err("cannot read the program's move: blank".into()),
+            result: Err(SearchError::Engine(EngineError::Unreadable("blank".into()))),
             host: Duration::ZERO,
             screen: None,
         });

@@ -1,6 +1,7 @@
 //! Benchmarks run as tests: the numbers the documentation quotes (T-states
-//! per ChesSkelet reply, `samuel-f8` speed), printed with `--nocapture` and
-//! held within bounds. One module per engine:
+//! per ChesSkelet reply, `samuel-f8` speed, our own Z80 core's lockstep
+//! coverage), printed with `--nocapture` and held within bounds. One module
+//! per engine or core:
 //! `cargo test --release --test bench MODULE -- --nocapture`.
 
 #[path = "../common/mod.rs"]

@@ -1,8 +1,9 @@
 //! Evidence for the machine layer (`src/machine/`): the emulated ZX81 on
 //! hand-assembled Z80 code, its ROM traps, keyboard, FRAMES, named stops,
-//! budgets and tape validation; and the two Z80 cores (`cores`), compared
-//! in lockstep over each program's searches and against hand-counted
-//! T-states.
+//! budgets and tape validation; the Z80 cores (`cores`), compared in
+//! lockstep over each program's searches and against hand-counted
+//! T-states; our own core against `z80emu` on random programs
+//! (`own_core`) and instruction by instruction (`own_instructions`).
 
 #[path = "../common/mod.rs"]
 mod common;

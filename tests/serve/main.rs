@@ -234,3 +234,58 @@ fn the_page_plays_a_whole_game_in_chromium() {
     assert!(stdout.contains("illegal a7a4 refused"), "{stdout}");
     assert!(stdout.contains("PGN replays in python-chess"), "{stdout}");
 }
+
+/// The program's own illegal move ends the game as its `IllegalMoves`
+/// setting says, with the arbiter's reason. ChesSkelet looks one move
+/// ahead at single moves, so "nothing prevents a piece from moving and
+/// uncovering the King from an opponent's attack (illegal move!)" (seed
+/// 001, chapter 8, "Black moves (computer)"): in this line (found by a
+/// seeded search of games against the page) it answers 5...Qh4 with
+/// f4xe5, leaving its king in check from h4.
+#[test]
+fn the_programs_illegal_move_ends_the_game_as_illegal_moves_says() {
+    let s = serve(&[]);
+    let a = s.addr.as_str();
+    for (setting, words) in [
+        (
+            "play",
+            "IllegalMoves=play passes it on and the arbiter refuses it",
+        ),
+        ("resign", "IllegalMoves=resign: it resigns instead"),
+    ] {
+        let form = format!("engine=chesskelet&color=black&seed=1&illegal={setting}");
+        let (st, body) = http(a, "POST", "/api/games", &form);
+        assert_eq!(st, 201, "{body}");
+        let id = field(&body, "id");
+        let mut last = String::new();
+        for m in ["b8a6", "h7h5", "a6c5", "e7e5", "d8h4"] {
+            let (st, body) = http(
+                a,
+                "POST",
+                &format!("/api/games/{id}/move"),
+                &format!("move={m}"),
+            );
+            assert_eq!(st, 200, "{m}: {body}");
+            last = body;
+        }
+        assert_eq!(
+            list(&last, "moves"),
+            [
+                "d2d4", "b8a6", "f2f4", "h7h5", "d1d3", "a6c5", "d4c5", "e7e5", "c5c6", "d8h4"
+            ]
+        );
+        assert!(
+            last.contains("\"illegal\":\"leaves the king in check"),
+            "{last}"
+        );
+        assert!(field(&last, "over").contains(words), "{last}");
+        let (st, body) = http(a, "POST", &format!("/api/games/{id}/move"), "move=h4e1");
+        assert_eq!(
+            (st, body.contains("the game is over")),
+            (409, true),
+            "{body}"
+        );
+        let (_, record) = http(a, "GET", &format!("/api/games/{id}/record"), "");
+        assert!(record.contains("[Result \"0-1\"]"), "{record}");
+    }
+}

@@ -109,7 +109,7 @@ pub struct Report {
     pub instructions: u64,
     /// Distinct opcodes among them.
     pub opcodes: BTreeSet<Opcode>,
-    /// Instructions whose T-states differ: (opcode, z80emu, iz80) → count.
+    /// Instructions whose T-states differ: (opcode, z80emu, follower) → count.
     pub tstates: BTreeMap<(Opcode, u64, u64), u64>,
     /// Instructions after which only flag bits 3 and 5 differed, as
     /// [`undocumented_xy`] allows.

@@ -17,13 +17,16 @@ use crate::machine::MachineError;
 /// The length of a 48K `.sna`: its header and the RAM.
 pub const SNA_LEN: usize = 27 + RAM_SIZE;
 
+/// Bytes to write from an address.
+pub type Block = (u16, Vec<u8>);
+
 /// A 48K snapshot as its file holds it, parsed apart from any machine:
 /// the registers and the memory blocks to write, in file order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Snapshot {
     pub regs: Regs,
     /// `(address, bytes)`, written in this order.
-    pub blocks: Vec<(u16, Vec<u8>)>,
+    pub blocks: Vec<Block>,
 }
 
 fn bad(why: String) -> MachineError {
@@ -145,13 +148,10 @@ fn z80_v1_ram(body: &[u8], flags1: u8) -> Result<Vec<u8>, MachineError> {
     Ok(ram)
 }
 
-/// A page of a `.z80`: where it loads, and its bytes.
-type Page = (u16, Vec<u8>);
-
 /// The PC and the 48K's pages of a version 2 or 3 `.z80`: pages 8, 4, 5
 /// at 0x4000, 0x8000, 0xC000 (others skipped), each a length (0xFFFF:
 /// stored raw), a page number and the data.
-fn z80_pages(z80: &[u8]) -> Result<(u16, Vec<Page>), MachineError> {
+fn z80_pages(z80: &[u8]) -> Result<(u16, Vec<Block>), MachineError> {
     let w = |i: usize| u16::from_le_bytes([z80[i], z80[i + 1]]);
     if z80.len() < 32 {
         return Err(bad(".z80 v2/v3 header truncated".into()));

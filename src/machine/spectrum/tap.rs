@@ -9,6 +9,7 @@
 //! followed by 0x0E and their hidden 5-byte form (ZX Spectrum manual,
 //! chapters 20 and 24).
 
+use super::snapshot::Block;
 use super::{BASIC_START, RAM_START, Regs, Spectrum48, sysvar};
 use crate::machine::MachineError;
 
@@ -20,7 +21,7 @@ pub struct Tape {
     /// The BASIC loader's bytes.
     pub program: Vec<u8>,
     /// `(address, bytes)` of every CODE block, in tape order.
-    pub code: Vec<(u16, Vec<u8>)>,
+    pub code: Vec<Block>,
     /// `USR n`: where the loader enters the machine code.
     pub entry: u16,
     /// `CLEAR n` (0xFF57, the power-on RAMTOP, without one).
@@ -64,8 +65,7 @@ impl Tape {
 
 /// The files of a tape's blocks: the last BASIC program and every CODE
 /// block (a header, then its data block).
-#[allow(clippy::type_complexity)]
-fn files(blocks: &[Vec<u8>]) -> Result<(Option<Vec<u8>>, Vec<(u16, Vec<u8>)>), MachineError> {
+fn files(blocks: &[Vec<u8>]) -> Result<(Option<Vec<u8>>, Vec<Block>), MachineError> {
     let mut program = None;
     let mut code = Vec::new();
     let mut i = 0;
