@@ -92,10 +92,12 @@
 //! # `baker-draughts-mended`
 //! The same driver on another image ([`MENDED`]):
 //! `tapes/baker-draughts-mended-16k.bin`, the glue assembled with
-//! `--equ mended=1`. Toni Baker's routines with five errata (SQUAREVAL keeps
+//! `--equ mended=1`. Toni Baker's routines with six errata (SQUAREVAL keeps
 //! its TABLE pointer, exits with zero at the table's end and counts a piece
 //! in danger when the square behind is blank, three bytes longer, so it
-//! starts at 0x4DEE; WHAT's load at 0x4EC4), and our exercises: multiple
+//! starts at 0x4DEE; WHAT's load at 0x4EC4; EVALUATE values a step's
+//! destination through DESTVAL, 0x4DDD, ours, with the origin blank), and
+//! our exercises: multiple
 //! jumps with her ADDASTEP and the two procedures she describes, crowning,
 //! captures first (`tapes/BAKER.md`, "The mended program"). The move is read
 //! from FROM, STEPS and PATH (`15x24x31`); nodes count NEWPRI and our

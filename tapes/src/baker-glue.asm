@@ -277,6 +277,43 @@ PART            defl 3
                 include "src/baker-exercises.asm"
                 endif
 
+                if mended
+; ---------------------------------------------------------------------------
+; ERRATUM 6 of baker-draughts-mended (tapes/BAKER.md "The errata"), OURS:
+; "Check for danger and/or protection at destination square. This is
+; necessary because a move into danger is bad" (seed 003, EVALUATE).  At
+; 4E70 the moving piece still stands on its origin, so SQUAREVAL found no
+; danger from a man that could jump back into the square it leaves (its
+; "in danger" needs the square behind blank).  EVALUATE's CALL there comes
+; here instead: the origin (40, C) reads EMPTY for that one call and gets
+; its piece back after.  As SQUAREVAL, only A (the value) changes (and F,
+; which SQUAREVAL changes too).  The text's admitted flaw (a king moving
+; into danger counts 5, not 7) is left as printed.
+; In: L the destination, H the direction, C the origin (EVALUATE's).
+; ---------------------------------------------------------------------------
+DESTVAL_AT      equ 4DDDh               ; src/baker-mended.asm calls it here
+                if $ > DESTVAL_AT
+                db GLUE_RUNS_INTO_DESTVAL
+                endif
+                org DESTVAL_AT
+DESTVAL         push de
+                push hl
+                ld h,HIGH WKBOARD
+                ld l,c                  ; the origin
+                ld d,(hl)               ; the moving piece
+                ld (hl),EMPTY           ; its square reads blank
+                ex (sp),hl              ; HL as EVALUATE gave it
+                call SQUAREVAL - 3      ; A: the destination's value
+                ex (sp),hl
+                ld (hl),d               ; the piece back on its square
+                pop hl
+                pop de
+                ret
+                if $ != SQUAREVAL - 3   ; it ends where SQUAREVAL begins
+                db DESTVAL_DOES_NOT_END_BELOW_SQUAREVAL
+                endif
+                endif
+
                 if $ > SQUAREVAL - 3 * mended
                 db GLUE_RUNS_INTO_BAKER
                 endif

@@ -7,7 +7,10 @@
 ;
 ; ERRATUM 1 needs three more bytes, so SQUAREVAL starts three bytes lower
 ; (4DEE, not 4DF1) and ends where it did (4E42): EVALUATE and WHAT keep
-; their addresses, and their three CALL SQUAREVAL change (ERRATUM 4).
+; their addresses, and their CALL SQUAREVAL change (ERRATUM 4).  The call
+; for a step's destination (4E70) goes to DESTVAL instead (ERRATUM 6), our
+; 17 bytes just below SQUAREVAL in the glue, which calls SQUAREVAL with the
+; moving piece's square reading blank: "a move into danger is bad".
 ; The last line of WHAT is the entry to the multiple-jump exercise (OURS,
 ; not an erratum: the text leaves that addition to the reader).
 ;
@@ -22,6 +25,8 @@ WKBOARD         equ 403Ch
 TABLE           equ 4C97h
 KPCHKNG         equ 4DA0h
 JUMPED          equ 4ED1h               ; OURS: the multiple-jump exercise
+DESTVAL         equ 4DDDh               ; ERRATUM 6: SQUAREVAL with the
+                                        ; origin blank (src/baker-glue.asm)
 
                 org 4DEEh               ; ERRATUM 4: 4DF1 as printed
 SQUAREVAL       push bc
@@ -117,7 +122,7 @@ ANYDIR          cp 2Eh
                 cp 80h
 TEST            jr nz,WHAT              ; the fix of the deliberate mistake
                 ld (SCANSQR),de
-                call SQUAREVAL          ; ERRATUM 4: CD F1 4D as printed
+                call DESTVAL            ; ERRATUM 6: CALL SQUAREVAL (CD F1 4D)
 NEWPRI          ld d,a
                 ld a,(INITIAL)
                 sub d

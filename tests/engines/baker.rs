@@ -23,7 +23,7 @@ use retrochess::rules::{Color, Game, HangKind, Rules, Verdict};
 
 const BUDGET: u64 = 100_000_000;
 
-fn repo_file(path: &str) -> Vec<u8> {
+pub(super) fn repo_file(path: &str) -> Vec<u8> {
     let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
 }
@@ -40,7 +40,13 @@ fn engine(seed: u64) -> BakerDraughts {
 /// outside TABLE (0x4C97..0x4C9B): the instruction that takes a ROM byte
 /// for a direction.
 fn break_when_the_table_is_lost(e: &mut BakerDraughts) {
-    for pc in [NOWT, NXTDIR] {
+    break_when_de_leaves_table(e, NOWT);
+}
+
+/// The same, with SQUAREVAL's NOWT at `nowt` (the mended program's is
+/// three bytes lower).
+pub(super) fn break_when_de_leaves_table(e: &mut BakerDraughts, nowt: u16) {
+    for pc in [nowt, NXTDIR] {
         e.machine()
             .trap(pc, move |regs: &mut Regs, _: &mut dyn Memory| {
                 if (LOAD_AT..=TABLE_END).contains(&regs.de) {
@@ -120,24 +126,24 @@ fn evaluate(e: &mut BakerDraughts, n: u8) -> (u8, Vec<(u8, i8)>) {
     (zx.peek(r.sp + 1), moves)
 }
 
-fn position(fen: &str) -> Position {
+pub(super) fn position(fen: &str) -> Position {
     Draughts::english().parse_position(fen).expect("a position")
 }
 
-fn reply(e: &mut BakerDraughts, fen: &str) -> Reply<PdnMove> {
+pub(super) fn reply(e: &mut BakerDraughts, fen: &str) -> Reply<PdnMove> {
     let game = Game::new(Draughts::english(), position(fen));
     e.play(&game, BUDGET).expect("a reply")
 }
 
-fn wire(text: &str) -> PdnMove {
+pub(super) fn wire(text: &str) -> PdnMove {
     text.parse().unwrap()
 }
 
 // --- The interface -------------------------------------------------------
 
-#[test]
-fn driver_addresses_are_the_glue_symbol_table_and_the_image_is_the_tape() {
-    let sym: BTreeMap<String, u16> = String::from_utf8(repo_file("tapes/baker-draughts-16k.sym"))
+/// A pasmo symbol table of the repository (`NAME EQU 0XXXXH` lines).
+pub(super) fn symbols(path: &str) -> BTreeMap<String, u16> {
+    String::from_utf8(repo_file(path))
         .unwrap()
         .lines()
         .filter_map(|l| {
@@ -146,7 +152,12 @@ fn driver_addresses_are_the_glue_symbol_table_and_the_image_is_the_tape() {
             let value = parts.nth(1)?.trim_end_matches('H');
             Some((name, u16::from_str_radix(value, 16).ok()?))
         })
-        .collect();
+        .collect()
+}
+
+#[test]
+fn driver_addresses_are_the_glue_symbol_table_and_the_image_is_the_tape() {
+    let sym = symbols("tapes/baker-draughts-16k.sym");
     let ours = [
         ("TABLE", LOAD_AT),
         ("GAME", GAME),

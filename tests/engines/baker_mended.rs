@@ -12,27 +12,22 @@
 //! is the same check, smaller, sized by `BAKER_EVIDENCE_POSITIONS`.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
 
 use sha2::{Digest, Sha256};
 
+use super::baker::{break_when_de_leaves_table, position, reply, repo_file, symbols, wire};
 use retrochess::engines::baker::{
-    self, BakerDraughts, EMPTY, HIS_KING, HIS_MAN, KING, LBASE, LOAD_AT, MAN, MENDED, TABLE_END,
+    self, BakerDraughts, EMPTY, HIS_KING, HIS_MAN, KING, LBASE, LOAD_AT, MAN, MENDED,
     square_address,
 };
-use retrochess::engines::{Engine, EngineOptions, Played, Reply};
-use retrochess::machine::{Memory, Regs, Resume, SplitMix64, Stop};
-use retrochess::rules::draughts::{Draughts, PdnMove, Position};
+use retrochess::engines::{Engine, EngineOptions, Played};
+use retrochess::machine::{Regs, SplitMix64, Stop};
+use retrochess::rules::draughts::Draughts;
 use retrochess::rules::{Color, Game, Rules, Verdict};
 
 const BUDGET: u64 = 100_000_000;
 /// The working board's block, guards included (tapes/BAKER.md "The glue").
 const BLOCK: std::ops::RangeInclusive<u16> = 0x403C..=0x4077;
-
-fn repo_file(path: &str) -> Vec<u8> {
-    let full = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
-    std::fs::read(&full).unwrap_or_else(|e| panic!("{full}: {e}"))
-}
 
 fn repo_text(path: &str) -> String {
     String::from_utf8(repo_file(path)).unwrap()
@@ -53,21 +48,6 @@ fn engine(seed: u64) -> BakerDraughts {
     .expect("the built-in image loads")
 }
 
-/// Stops the machine before `LD A,(DE)` at SQUAREVAL's NOWT or EVALUATE's
-/// NXTDIR runs with DE outside TABLE (0x4C97..0x4C9B).
-fn break_when_the_table_is_lost(e: &mut BakerDraughts) {
-    for pc in [MENDED.nowt, baker::NXTDIR] {
-        e.machine()
-            .trap(pc, move |regs: &mut Regs, _: &mut dyn Memory| {
-                if (LOAD_AT..=TABLE_END).contains(&regs.de) {
-                    Resume::Continue { tstates: 0 }
-                } else {
-                    Resume::Stop(Stop::Breakpoint { pc })
-                }
-            });
-    }
-}
-
 /// The whole block: guards 00, `pieces` as given, the other squares empty.
 fn put(e: &mut BakerDraughts, pieces: &[(u8, u8)]) {
     for a in BLOCK {
@@ -82,17 +62,25 @@ fn put(e: &mut BakerDraughts, pieces: &[(u8, u8)]) {
 /// The mended SQUAREVAL at square `n`, called as EVALUATE calls it: its
 /// value; it must leave every register but A as it found them.
 fn squareval(e: &mut BakerDraughts, n: u8) -> i8 {
+    call_keeping_registers(e, MENDED.squareval, 0x1234, square_address(n))
+        .unwrap_or_else(|stop| panic!("SQUAREVAL at {n}: {stop}"))
+}
+
+/// Calls the routine at `at` with BC and HL as given (DE 5678): A, after
+/// asserting that it left BC, DE, HL and SP as it found them ("must not be
+/// allowed to alter the values of any register except A"); or the stop.
+fn call_keeping_registers(e: &mut BakerDraughts, at: u16, bc: u16, hl: u16) -> Result<i8, Stop> {
     let sp = e.stack();
     let zx = e.machine();
     let before = Regs {
-        bc: 0x1234,
+        bc,
         de: 0x5678,
-        hl: square_address(n),
+        hl,
         sp,
         ..zx.regs()
     };
     zx.set_regs(&before);
-    match zx.call(MENDED.squareval, BUDGET) {
+    match zx.call(at, BUDGET) {
         Stop::Returned => {
             let after = zx.regs();
             assert_eq!(
@@ -100,9 +88,9 @@ fn squareval(e: &mut BakerDraughts, n: u8) -> i8 {
                 (before.bc, before.de, before.hl, before.sp),
                 "\"must not be allowed to alter the values of any register except A\""
             );
-            after.a() as i8
+            Ok(after.a() as i8)
         }
-        other => panic!("SQUAREVAL at {n}: {other}"),
+        other => Err(other),
     }
 }
 
@@ -138,19 +126,6 @@ fn the_texts_value(board: &dyn Fn(u16) -> u8, n: u8) -> i8 {
     danger - protecting
 }
 
-fn position(fen: &str) -> Position {
-    Draughts::english().parse_position(fen).expect("a position")
-}
-
-fn reply(e: &mut BakerDraughts, fen: &str) -> Reply<PdnMove> {
-    let game = Game::new(Draughts::english(), position(fen));
-    e.play(&game, BUDGET).expect("a reply")
-}
-
-fn wire(text: &str) -> PdnMove {
-    text.parse().unwrap()
-}
-
 /// The legal moves of `fen` in PDN.
 fn legal(fen: &str) -> Vec<String> {
     let rules = Draughts::english();
@@ -167,7 +142,9 @@ fn legal(fen: &str) -> Vec<String> {
 /// One row of `tests/fixtures/baker/errata.txt`.
 struct Erratum {
     n: String,
-    printed_at: u16,
+    /// None for code of ours with no printed counterpart (erratum 6's
+    /// DESTVAL, in the 16K image below SQUAREVAL).
+    printed_at: Option<u16>,
     printed: Vec<u8>,
     mended_at: u16,
     mended: Vec<u8>,
@@ -181,7 +158,7 @@ fn errata() -> Vec<Erratum> {
             let f: Vec<&str> = l.split('|').collect();
             Erratum {
                 n: f[0].to_string(),
-                printed_at: u16::from_str_radix(f[1], 16).unwrap(),
+                printed_at: u16::from_str_radix(f[1], 16).ok(),
                 printed: hex_bytes(f[2]),
                 mended_at: u16::from_str_radix(f[3], 16).unwrap(),
                 mended: hex_bytes(f[4]),
@@ -194,7 +171,8 @@ fn errata() -> Vec<Erratum> {
 /// bytes lower (0x4DEE) and exactly the errata's bytes changed: every other
 /// byte is the resolved transcription's, every erratum's printed bytes are
 /// the first printing's, and the three inserted bytes are the only ones
-/// without a printed counterpart.
+/// without a printed counterpart. Erratum 6's DESTVAL, ours, is in the 16K
+/// image just below SQUAREVAL, byte for byte as the table gives it.
 #[test]
 fn the_mended_routines_are_the_printed_ones_with_exactly_the_errata() {
     let resolved = repo_file("tapes/baker-draughts.bin");
@@ -206,12 +184,12 @@ fn the_mended_routines_are_the_printed_ones_with_exactly_the_errata() {
         (
             "baker-draughts-mended.bin",
             227,
-            "6f86b61ec4e5b08fbafe2603b68a51176b81b47edfd8445f210cf87b7c404c6e",
+            "f26dd669216495fbe563ad0b8e1d3e5c28276d9566c65be773c83e966c1ea6c7",
         ),
         (
             "baker-draughts-mended-16k.bin",
             870,
-            "a5c612f1fc85f24ea74b6dd4d5fbb284f340a03a842ce31385e95e50719333bf",
+            "971186385ec09c5f97874c1ad597e0960b8192be1bad93d41cc37aaf1f7b142d",
         ),
     ] {
         let bytes = repo_file(&format!("tapes/{file}"));
@@ -221,15 +199,32 @@ fn the_mended_routines_are_the_printed_ones_with_exactly_the_errata() {
     let (p0, m0) = (baker::SQUAREVAL, MENDED.squareval);
     assert_eq!(p0 - m0, 3);
     let rows = errata();
+    let image = repo_file("tapes/baker-draughts-mended-16k.bin");
     let mut changed = BTreeMap::new();
+    let mut ours = 0;
     for r in &rows {
-        let p = usize::from(r.printed_at - p0);
+        let Some(printed_at) = r.printed_at else {
+            // Ours, outside her routines: in the 16K image, below SQUAREVAL.
+            assert!(r.mended_at < m0, "erratum {}", r.n);
+            let i = usize::from(r.mended_at - LOAD_AT);
+            assert_eq!(
+                &image[i..i + r.mended.len()],
+                &r.mended[..],
+                "erratum {} at {:04X}: ours, in the 16K image",
+                r.n,
+                r.mended_at
+            );
+            assert_eq!(r.mended_at + r.mended.len() as u16, m0, "just below");
+            ours += r.mended.len();
+            continue;
+        };
+        let p = usize::from(printed_at - p0);
         assert_eq!(
             &first[p..p + r.printed.len()],
             &r.printed[..],
             "erratum {} at {:04X}: the printed bytes",
             r.n,
-            r.printed_at
+            printed_at
         );
         let m = usize::from(r.mended_at - m0);
         assert_eq!(
@@ -267,12 +262,13 @@ fn the_mended_routines_are_the_printed_ones_with_exactly_the_errata() {
         }
     }
     assert_eq!(
-        (changed.len(), unchanged),
-        (22, 205),
-        "the rows cover 22 bytes"
+        (changed.len(), unchanged, ours),
+        (22, 205, 17),
+        "the rows cover 22 bytes of hers and 17 of ours"
     );
-    // The errata: 1 three bytes inserted, 2 two, 3 two, 4 three, 5 one (the
-    // resolution at 4EC4, already in the resolved image), and the hook.
+    // The errata: 1 three bytes inserted, 2 two, 3 two, 4 two, 5 one (the
+    // resolution at 4EC4, already in the resolved image), 6 one and the 17
+    // of DESTVAL, and the hook.
     let per: BTreeMap<&str, usize> = rows.iter().fold(BTreeMap::new(), |mut m, r| {
         *m.entry(r.n.as_str()).or_default() += r
             .mended
@@ -289,8 +285,9 @@ fn the_mended_routines_are_the_printed_ones_with_exactly_the_errata() {
             ("1", 3),
             ("2", 2),
             ("3", 2),
-            ("4", 3),
+            ("4", 2),
             ("5", 1),
+            ("6", 18),
             ("hook", 1)
         ]
     );
@@ -311,15 +308,7 @@ fn the_mended_image_holds_the_routines_addastep_and_the_documented_interface() {
         &glue[at(MENDED.squareval)..at(baker::BAKER_END) + 1],
         &mended[..]
     );
-    let sym: BTreeMap<String, u16> = repo_text("tapes/baker-draughts-mended-16k.sym")
-        .lines()
-        .filter_map(|l| {
-            let mut parts = l.split_whitespace();
-            let name = parts.next()?.to_string();
-            let value = parts.nth(1)?.trim_end_matches('H');
-            Some((name, u16::from_str_radix(value, 16).ok()?))
-        })
-        .collect();
+    let sym = symbols("tapes/baker-draughts-mended-16k.sym");
     let multi = MENDED.multi.expect("the exercises");
     for (name, value) in [
         ("TABLE", LOAD_AT),
@@ -383,7 +372,7 @@ fn squareval_protecting_is_minus_5_or_7() {
 #[test]
 fn squareval_in_danger_is_5_or_7_with_the_square_behind_blank() {
     let mut e = engine(1);
-    break_when_the_table_is_lost(&mut e);
+    break_when_de_leaves_table(&mut e, MENDED.nowt);
     put(&mut e, &[(14, MAN), (18, HIS_MAN)]);
     assert_eq!(squareval(&mut e, 14), 5);
     put(&mut e, &[(14, KING), (18, HIS_MAN)]);
@@ -406,7 +395,7 @@ fn squareval_in_danger_is_5_or_7_with_the_square_behind_blank() {
 #[test]
 fn squareval_computes_the_texts_value_on_random_boards() {
     let mut e = engine(1);
-    break_when_the_table_is_lost(&mut e);
+    break_when_de_leaves_table(&mut e, MENDED.nowt);
     let mut rng = SplitMix64::new(19);
     let codes = [EMPTY, EMPTY, EMPTY, MAN, KING, HIS_MAN, HIS_KING];
     // Boards where the value is positive, negative, and 2 or -2 (in danger
@@ -652,75 +641,63 @@ fn games_against_random_are_legal_to_the_end_and_leave_the_routines_alone() {
     assert!(won >= 7, "{won} of 10 won against random");
 }
 
-/// Games of the mended engine (seed 1..=n, both colours) against the seeded
-/// random mover: (won, lost); with `vacate`, a trap on the emulated machine
-/// (not a change of any byte) empties the moving piece's square while
-/// EVALUATE values a step's destination (`CALL SQUAREVAL` at 0x4E70 up to
-/// NEWPRI, 0x4E73).
-fn against_random(n: u64, vacate: bool) -> (u32, u32) {
-    let rules = Draughts::english();
-    let (mut won, mut lost) = (0, 0);
-    for seed in 1..=n {
-        let side = if seed % 2 == 0 {
-            Color::Black
-        } else {
-            Color::White
-        };
-        let mut e = engine(seed);
-        if vacate {
-            let saved = Arc::new(Mutex::new(None));
-            let lift = saved.clone();
-            e.machine()
-                .trap(0x4E70, move |regs: &mut Regs, m: &mut dyn Memory| {
-                    let at = 0x4000 | (regs.bc & 0xFF);
-                    *lift.lock().unwrap() = Some(m.peek(at));
-                    m.poke(at, EMPTY);
-                    Resume::Continue { tstates: 0 }
-                });
-            e.machine()
-                .trap(baker::NEWPRI, move |regs: &mut Regs, m: &mut dyn Memory| {
-                    if let Some(piece) = saved.lock().unwrap().take() {
-                        m.poke(0x4000 | (regs.bc & 0xFF), piece);
-                    }
-                    Resume::Continue { tstates: 0 }
-                });
-        }
-        let mut rng = SplitMix64::new(seed ^ 0x5EED);
-        let mut game = Game::initial(rules);
-        while game.ending().is_none() && game.moves().len() < 300 {
-            let m = if game.turn() == side {
-                let Played::Move(w) = e.play(&game, BUDGET).unwrap().played else {
-                    panic!("seed {seed}: no move")
-                };
-                let Verdict::Legal(m) = rules.judge(game.position(), &w) else {
-                    panic!("seed {seed}: {w} illegal")
-                };
-                m
-            } else {
-                let legal = game.legal_moves();
-                legal[rng.range(0, legal.len() as u64 - 1) as usize]
-            };
-            game.push(m);
-        }
-        if game.ending().is_some() {
-            if game.turn() == side {
-                lost += 1;
-            } else {
-                won += 1;
-            }
-        }
-    }
-    (won, lost)
+// --- Erratum 6: "a move into danger is bad" ------------------------------
+
+/// DESTVAL (erratum 6) called as EVALUATE calls it at 0x4E70 for a step
+/// from `origin` in direction `dir` (L the destination, H the direction, C
+/// the origin): its value; it must leave every register but A, and the
+/// board, as it found them.
+fn destval(e: &mut BakerDraughts, origin: u8, dest: u8) -> i8 {
+    let (from, to) = (square_address(origin), square_address(dest));
+    let dir = to.wrapping_sub(from) as u8;
+    let at = symbols("tapes/baker-draughts-mended-16k.sym")["DESTVAL"];
+    let board: Vec<u8> = BLOCK.map(|a| e.machine().peek(a)).collect();
+    let hl = u16::from(dir) << 8 | (to & 0xFF);
+    let value = call_keeping_registers(e, at, 0x1200 | (from & 0xFF), hl)
+        .unwrap_or_else(|stop| panic!("DESTVAL {origin}-{dest}: {stop}"));
+    let now: Vec<u8> = BLOCK.map(|a| e.machine().peek(a)).collect();
+    assert_eq!(now, board, "the moving piece back on its square");
+    value
 }
 
-/// The weakness the errata leave (tapes/BAKER.md "What the mended program
-/// still does"): EVALUATE values a step's destination with the moving piece
-/// still on its origin, so a step straight towards a man that could jump
-/// back into that square is not "into danger". Measured over 400 games
-/// against the random mover: 357 won, 43 lost; with the origin emptied
-/// for that one call (a trap, for this measurement only) 397 won, 3 lost.
+/// "Check for danger and/or protection at destination square. This is
+/// necessary because a move into danger is bad" (EVALUATE, seed 003), the
+/// sentence erratum 6 restores. The man on 9 may step to 13 or to 14; on 14
+/// the person's man on 18 could jump him into 9, the square he leaves.
+/// SQUAREVAL, with the man still on 9, sees no danger at 14 (its "in
+/// danger" needs the square behind blank); DESTVAL, with 9 blank for that
+/// call, sees +5, and +5 for a king too (the text's admitted flaw, "moving
+/// a king into danger will only generate the value five, rather than
+/// seven", kept). The engine now always plays 9-13; with the printed call
+/// put back at 0x4E70 (CD EE 4D, in the emulated memory only) it steps into
+/// the danger for some seeds, as `baker-draughts-mended` did before erratum
+/// 6.
 #[test]
-fn the_moving_piece_hides_the_danger_behind_it() {
-    assert_eq!(against_random(400, false), (357, 43));
-    assert_eq!(against_random(400, true), (397, 3));
+fn a_step_into_danger_from_the_square_it_leaves_is_seen() {
+    let fen = "B:W18:B9";
+    assert_eq!(legal(fen), ["9-13", "9-14"]);
+    let mut e = engine(1);
+    put(&mut e, &[(9, MAN), (18, HIS_MAN)]);
+    assert_eq!(squareval(&mut e, 14), 0, "the man on 9 hides the danger");
+    assert_eq!(destval(&mut e, 9, 14), 5, "in danger");
+    assert_eq!(destval(&mut e, 9, 13), 0);
+    put(&mut e, &[(9, KING), (18, HIS_MAN)]);
+    assert_eq!(destval(&mut e, 9, 14), 5, "a king: five, the text's flaw");
+    // From 10, the square behind 14 (9) is taken: no danger.
+    put(&mut e, &[(10, MAN), (9, MAN), (18, HIS_MAN)]);
+    assert_eq!(destval(&mut e, 10, 14), 0, "9 behind 14 is taken");
+
+    let mut printed_call = 0;
+    for seed in 1..=16 {
+        let mut e = engine(seed);
+        assert_eq!(reply(&mut e, fen).played, Played::Move(wire("9-13")));
+        let mut e = engine(seed);
+        for (i, byte) in [0xCD, 0xEE, 0x4D].into_iter().enumerate() {
+            e.machine().poke(0x4E70 + i as u16, byte);
+        }
+        if reply(&mut e, fen).played == Played::Move(wire("9-14")) {
+            printed_call += 1;
+        }
+    }
+    assert!(printed_call > 0, "the printed call never stepped into it");
 }
