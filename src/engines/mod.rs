@@ -374,6 +374,9 @@ pub enum GameKind {
     Draughts,
 }
 
+/// A function creating an engine of the game of `R` from the options.
+pub type Maker<R> = fn(&EngineOptions) -> Result<Box<dyn Engine<R>>, EngineError>;
+
 /// How to create a built-in engine: a function of the options, for the
 /// game it plays.
 #[derive(Clone, Copy)]

@@ -46,11 +46,10 @@ fn fetched(record: u32, at: u16) -> Option<u8> {
 #[derive(Clone, Copy)]
 struct PrefixFetch {
     at: u16,
-    /// The byte acts as a prefix (it is not the second byte of a CB or ED
-    /// instruction, as DD is in `SET 3,L`).
-    acting: bool,
-    /// The next opcode fetch continues its instruction (not after DD CB,
-    /// whose displacement and opcode are read as data).
+    /// The next opcode fetch continues its instruction: the byte acts as a
+    /// prefix (it is not the second byte of a CB or ED instruction, as DD
+    /// is in `SET 3,L`), and not after DD CB, whose displacement and opcode
+    /// are read as data.
     continued: bool,
     /// The first byte of its instruction.
     start: u16,
@@ -104,7 +103,6 @@ impl<'a, B: Bus> Wire<'a, B> {
         };
         self.prefix = Some(PrefixFetch {
             at: pc,
-            acting,
             continued: acting && !(op == 0xCB && after_index),
             start,
         });
