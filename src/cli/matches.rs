@@ -16,7 +16,7 @@ use retrochess::rules::chess::ChessRules;
 use retrochess::rules::draughts::{Draughts, Variant};
 use retrochess::runner::openings::Opening;
 use retrochess::runner::pgnfile::PgnFile;
-use retrochess::runner::player::PlayerSpec;
+use retrochess::runner::player::{PlayerSpec, SpecError};
 use retrochess::runner::{
     self, IllegalRule, MatchConfig, MatchGame, Standing, Stopped, openings, pdn,
 };
@@ -155,7 +155,8 @@ fn players(args: &MatchArgs) -> Result<(GameKind, Vec<PlayerSpec>), String> {
     let players = specs
         .iter()
         .map(|s| s.parse())
-        .collect::<Result<Vec<PlayerSpec>, String>>()?;
+        .collect::<Result<Vec<PlayerSpec>, _>>()
+        .map_err(|e: SpecError| e.to_string())?;
     let mut game = wanted;
     for (spec, player) in specs.iter().zip(&players) {
         let Some(kind) = player.game() else { continue };
