@@ -16,7 +16,7 @@ use retrochess::rules::chess::ChessRules;
 use retrochess::rules::draughts::{Draughts, Variant};
 use retrochess::runner::openings::Opening;
 use retrochess::runner::pgnfile::PgnFile;
-use retrochess::runner::player::PlayerSpec;
+use retrochess::runner::player::{PlayerSpec, SpecError};
 use retrochess::runner::{
     self, IllegalRule, MatchConfig, MatchGame, Standing, Stopped, openings, pdn,
 };
@@ -155,7 +155,8 @@ fn players(args: &MatchArgs) -> Result<(GameKind, Vec<PlayerSpec>), String> {
     let players = specs
         .iter()
         .map(|s| s.parse())
-        .collect::<Result<Vec<PlayerSpec>, String>>()?;
+        .collect::<Result<Vec<PlayerSpec>, _>>()
+        .map_err(|e: SpecError| e.to_string())?;
     let mut game = wanted;
     for (spec, player) in specs.iter().zip(&players) {
         let Some(kind) = player.game() else { continue };
@@ -215,66 +216,10 @@ fn play_match<R: MatchGame>(
     players: Vec<PlayerSpec>,
     openings: Vec<Opening<R>>,
 ) -> Result<(), String> {
-    let tc = args.tc.as_deref().map(str::parse).transpose()?;
-    if args.games == 0 || args.rounds == 0 {
-        return Err("--games and --rounds must be at least 1".to_string());
-    }
-    if args.startup.is_nan() || args.startup <= 0.0 {
-        return Err("--startup must be a positive number of seconds".to_string());
-    }
-    let concurrency = args.concurrency.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_CONCURRENCY))
-    });
-    if !(1..=MAX_CONCURRENCY).contains(&concurrency) {
-        return Err(format!("--concurrency must be from 1 to {MAX_CONCURRENCY}"));
-    }
-    let config = MatchConfig {
-        rules,
-        players,
-        games: args.games,
-        rounds: args.rounds,
-        concurrency,
-        openings,
-        tc,
-        authentic_clock: args.authentic_clock,
-        seed: options.seed,
-        illegal: match args.illegal {
-            Illegal::Forfeit => IllegalRule::Forfeit,
-            Illegal::Continue => IllegalRule::Continue,
-        },
-        max_plies: args.max_plies,
-        engine_options: EngineOptions {
-            budget: args.tstates,
-            ..options.clone()
-        },
-        // Past what a Duration holds (about 585 billion years): no limit.
-        startup: Duration::try_from_secs_f64(args.startup).unwrap_or(Duration::MAX),
-        comments: !args.no_comments,
-        shard: match &args.shard {
-            Some(k_of_n) => k_of_n.parse()?,
-            None => Default::default(),
-        },
-    };
-    let mut file = match &args.pgn {
-        Some(path) => {
-            let (file, recovered) = PgnFile::open(path)?;
-            if recovered > 0 {
-                eprintln!(
-                    "retrochess: appended to {} {} a killed match left in its journal",
-                    path.display(),
-                    count(recovered, "finished game")
-                );
-            }
-            Some(file)
-        }
-        None => None,
-    };
+    let config = match_config(args, options, rules, players, openings)?;
+    let mut file = open_pgn(args)?;
     let stop = catch_signals();
-    let bar = ProgressBar::new(0);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = progress_bar();
     let started = std::time::Instant::now();
     let report = runner::run(&config, file.as_mut(), &stop, |done, total, standings| {
         bar.set_length(total as u64);
@@ -304,6 +249,85 @@ fn play_match<R: MatchGame>(
         )),
         Some(Stopped::Unwritable(e)) => Err(format!("{e}; the match stopped there")),
     }
+}
+
+/// The match's settings from the command line, checked.
+fn match_config<R: MatchGame>(
+    args: &MatchArgs,
+    options: &EngineOptions,
+    rules: R,
+    players: Vec<PlayerSpec>,
+    openings: Vec<Opening<R>>,
+) -> Result<MatchConfig<R>, String> {
+    let tc = args.tc.as_deref().map(str::parse).transpose()?;
+    if args.games == 0 || args.rounds == 0 {
+        return Err("--games and --rounds must be at least 1".to_string());
+    }
+    if args.startup.is_nan() || args.startup <= 0.0 {
+        return Err("--startup must be a positive number of seconds".to_string());
+    }
+    let concurrency = args.concurrency.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_CONCURRENCY))
+    });
+    if !(1..=MAX_CONCURRENCY).contains(&concurrency) {
+        return Err(format!("--concurrency must be from 1 to {MAX_CONCURRENCY}"));
+    }
+    Ok(MatchConfig {
+        rules,
+        players,
+        games: args.games,
+        rounds: args.rounds,
+        concurrency,
+        openings,
+        tc,
+        authentic_clock: args.authentic_clock,
+        seed: options.seed,
+        illegal: match args.illegal {
+            Illegal::Forfeit => IllegalRule::Forfeit,
+            Illegal::Continue => IllegalRule::Continue,
+        },
+        max_plies: args.max_plies,
+        engine_options: EngineOptions {
+            budget: args.tstates,
+            ..options.clone()
+        },
+        // Past what a Duration holds (about 585 billion years): no limit.
+        startup: Duration::try_from_secs_f64(args.startup).unwrap_or(Duration::MAX),
+        comments: !args.no_comments,
+        shard: match &args.shard {
+            Some(k_of_n) => k_of_n.parse()?,
+            None => Default::default(),
+        },
+    })
+}
+
+/// `--pgn FILE` opened for appending, with what a killed match left in its
+/// journal recovered first.
+fn open_pgn(args: &MatchArgs) -> Result<Option<PgnFile>, String> {
+    Ok(match &args.pgn {
+        Some(path) => {
+            let (file, recovered) = PgnFile::open(path)?;
+            if recovered > 0 {
+                eprintln!(
+                    "retrochess: appended to {} {} a killed match left in its journal",
+                    path.display(),
+                    count(recovered, "finished game")
+                );
+            }
+            Some(file)
+        }
+        None => None,
+    })
+}
+
+/// The live progress bar on stderr.
+fn progress_bar() -> ProgressBar {
+    let bar = ProgressBar::new(0);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games  {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar
 }
 
 /// A flag raised by SIGINT, SIGTERM or SIGHUP (Ctrl-C on Windows): the

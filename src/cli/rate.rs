@@ -74,52 +74,14 @@ fn rate(args: &RateArgs, seed: u64) -> Result<(), String> {
         Some(GameArg::Draughts) => Kind::Draughts,
         None => Kind::of_path(&args.files[0]),
     };
-    let mut c = Collection::default();
-    for path in &args.files {
-        let file = path.display().to_string();
-        match std::fs::read(path) {
-            Err(e) => c.unreadable(&file, &format!("cannot read it: {e}")),
-            Ok(bytes) => {
-                let text = String::from_utf8_lossy(&bytes);
-                if text.trim().is_empty() {
-                    c.unreadable(&file, "empty");
-                } else {
-                    c.add_text(&file, kind, &text);
-                }
-            }
-        }
-    }
+    let c = collect(&args.files, kind);
     for s in &c.skipped {
         eprintln!("retrochess rate: skipped {s}");
     }
     if c.games.is_empty() {
         return Err("no game to rate".to_string());
     }
-    let anchor = match &args.anchor {
-        None => None,
-        Some(spec) => {
-            let (name, at) = spec
-                .rsplit_once('=')
-                .ok_or_else(|| format!("--anchor {spec:?}: not NAME=ELO"))?;
-            let at: f64 = at
-                .trim()
-                .parse()
-                .ok()
-                .filter(|x: &f64| x.is_finite())
-                .ok_or_else(|| format!("--anchor {spec:?}: {at:?} is not a rating"))?;
-            match c.player(name) {
-                Some(p) => Some((p, at)),
-                None => {
-                    eprintln!(
-                        "retrochess rate: --anchor: nobody called {:?} played (the players: {}); the mean is 0 instead",
-                        name.trim(),
-                        c.names.join(", ")
-                    );
-                    None
-                }
-            }
-        }
-    };
+    let anchor = anchor(args.anchor.as_deref(), &c)?;
     let options = RateOptions {
         model: match args.model {
             ModelArg::Davidson => DrawModel::Davidson,
@@ -184,4 +146,55 @@ fn rate(args: &RateArgs, seed: u64) -> Result<(), String> {
         print!("{}", report::head_to_head(&c.names, &r, &c.games));
     }
     Ok(())
+}
+
+/// The games of `files`, each read as `kind`; what cannot be read is kept
+/// in the collection's `skipped`.
+fn collect(files: &[PathBuf], kind: Kind) -> Collection {
+    let mut c = Collection::default();
+    for path in files {
+        let file = path.display().to_string();
+        match std::fs::read(path) {
+            Err(e) => c.unreadable(&file, &format!("cannot read it: {e}")),
+            Ok(bytes) => {
+                let text = String::from_utf8_lossy(&bytes);
+                if text.trim().is_empty() {
+                    c.unreadable(&file, "empty");
+                } else {
+                    c.add_text(&file, kind, &text);
+                }
+            }
+        }
+    }
+    c
+}
+
+/// `--anchor NAME=ELO`: the player and the rating; `None`, said on stderr,
+/// for a name nobody played under.
+fn anchor(spec: Option<&str>, c: &Collection) -> Result<Option<(usize, f64)>, String> {
+    Ok(match spec {
+        None => None,
+        Some(spec) => {
+            let (name, at) = spec
+                .rsplit_once('=')
+                .ok_or_else(|| format!("--anchor {spec:?}: not NAME=ELO"))?;
+            let at: f64 = at
+                .trim()
+                .parse()
+                .ok()
+                .filter(|x: &f64| x.is_finite())
+                .ok_or_else(|| format!("--anchor {spec:?}: {at:?} is not a rating"))?;
+            match c.player(name) {
+                Some(p) => Some((p, at)),
+                None => {
+                    eprintln!(
+                        "retrochess rate: --anchor: nobody called {:?} played (the players: {}); the mean is 0 instead",
+                        name.trim(),
+                        c.names.join(", ")
+                    );
+                    None
+                }
+            }
+        }
+    })
 }

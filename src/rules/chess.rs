@@ -195,39 +195,68 @@ pub fn explain(pos: &Chess, uci: &UciMove) -> Illegal {
         role => attacks::attacks(from, Piece { color: us, role }, occupied),
     };
     if !reach.contains(to) {
-        let empty_reach = match piece.role {
-            Role::Pawn => Bitboard::EMPTY,
-            role => attacks::attacks(from, Piece { color: us, role }, Bitboard::EMPTY),
-        };
-        let detail = if empty_reach.contains(to) {
-            let between = attacks::between(from, to) & occupied;
-            match between.first() {
-                Some(sq) => format!("the way is blocked on {sq}"),
-                None => "the way is blocked".to_string(),
-            }
-        } else if piece.role == Role::Pawn {
-            pawn_detail(pos, from, to)
-        } else {
-            format!("a {} does not move like that", role_name(piece.role))
-        };
-        return not_move(detail);
+        return not_move(unreachable_detail(pos, piece, from, to));
     }
+    if let Some(fault) = promotion_fault(piece.role, promotion, to, us) {
+        return fault;
+    }
+    exposed_king(pos, piece, from, to, promotion)
+}
+
+/// Why `piece` on `from` cannot reach `to` (which it does not reach).
+fn unreachable_detail(pos: &Chess, piece: Piece, from: Square, to: Square) -> String {
+    let empty_reach = match piece.role {
+        Role::Pawn => Bitboard::EMPTY,
+        role => attacks::attacks(
+            from,
+            Piece {
+                color: piece.color,
+                role,
+            },
+            Bitboard::EMPTY,
+        ),
+    };
+    if empty_reach.contains(to) {
+        let between = attacks::between(from, to) & pos.board().occupied();
+        match between.first() {
+            Some(sq) => format!("the way is blocked on {sq}"),
+            None => "the way is blocked".to_string(),
+        }
+    } else if piece.role == Role::Pawn {
+        pawn_detail(pos, from, to)
+    } else {
+        format!("a {} does not move like that", role_name(piece.role))
+    }
+}
+
+/// A promotion missing, to a role a pawn cannot become, or asked of a move
+/// that does not promote.
+fn promotion_fault(role: Role, promotion: Option<Role>, to: Square, us: Color) -> Option<Illegal> {
     let last_rank = to.rank() == us.fold_wb(shakmaty::Rank::Eighth, shakmaty::Rank::First);
-    match (piece.role, promotion) {
-        (Role::Pawn, None) if last_rank => return Illegal::PromotionMissing,
+    match (role, promotion) {
+        (Role::Pawn, None) if last_rank => Some(Illegal::PromotionMissing),
         (Role::Pawn, Some(r)) if last_rank && matches!(r, Role::Pawn | Role::King) => {
-            return Illegal::BadPromotion {
+            Some(Illegal::BadPromotion {
                 detail: format!("a pawn cannot become a {}", role_name(r)),
-            };
+            })
         }
-        (_, Some(_)) if piece.role != Role::Pawn || !last_rank => {
-            return Illegal::BadPromotion {
-                detail: "only a pawn reaching the last rank promotes".to_string(),
-            };
-        }
-        _ => {}
+        (_, Some(_)) if role != Role::Pawn || !last_rank => Some(Illegal::BadPromotion {
+            detail: "only a pawn reaching the last rank promotes".to_string(),
+        }),
+        _ => None,
     }
-    // Pseudo-legal: play it and see who attacks our king.
+}
+
+/// A pseudo-legal move that is illegal all the same: play it and see who
+/// attacks our king.
+fn exposed_king(
+    pos: &Chess,
+    piece: Piece,
+    from: Square,
+    to: Square,
+    promotion: Option<Role>,
+) -> Illegal {
+    let (board, us) = (pos.board(), pos.turn());
     let mut after = pos.clone();
     let capture = board.role_at(to);
     let m = if piece.role == Role::Pawn && Some(to) == pos.maybe_ep_square() && capture.is_none() {

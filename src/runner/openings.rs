@@ -78,30 +78,87 @@ pub fn built_in() -> Vec<Opening> {
         .collect()
 }
 
+/// Why an openings file (or a FEN in it) cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpeningError {
+    /// Nothing but blank lines and comments.
+    Empty,
+    /// An EPD line with fewer than the 4 FEN fields.
+    EpdFields { line: usize, found: usize },
+    /// An EPD line whose position cannot be read.
+    EpdLine {
+        line: usize,
+        error: Box<OpeningError>,
+    },
+    /// A PGN tag without a value.
+    BadTag { line: usize, tag: String },
+    /// A PGN game that cannot be read (`game` counts from 1, `line` is where
+    /// it starts).
+    Game {
+        game: usize,
+        line: usize,
+        error: Box<OpeningError>,
+    },
+    /// A token in movetext that is not SAN.
+    Unreadable(String),
+    /// A SAN move that is not legal where it stands.
+    Illegal { san: String, after: usize },
+    /// Text that is not FEN (shakmaty's reason).
+    BadFen { fen: String, reason: String },
+    /// FEN of a position that cannot arise (shakmaty's reason).
+    Impossible { fen: String, reason: String },
+}
+
+impl std::fmt::Display for OpeningError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpeningError::Empty => f.write_str("no openings in the file"),
+            OpeningError::EpdFields { line, found } => {
+                write!(f, "line {line}: an EPD needs 4 fields, found {found}")
+            }
+            OpeningError::EpdLine { line, error } => write!(f, "line {line}: {error}"),
+            OpeningError::BadTag { line, tag } => write!(f, "line {line}: bad tag {tag}"),
+            OpeningError::Game { game, line, error } => {
+                write!(f, "game {game} (line {line}): {error}")
+            }
+            OpeningError::Unreadable(tok) => write!(f, "cannot read move {tok:?}"),
+            OpeningError::Illegal { san, after } => {
+                write!(f, "illegal move {san} after {after} moves")
+            }
+            OpeningError::BadFen { fen, reason } => write!(f, "bad FEN {fen:?}: {reason}"),
+            OpeningError::Impossible { fen, reason } => {
+                write!(f, "impossible position {fen:?}: {reason}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for OpeningError {}
+
 /// Reads openings from EPD (one position per line) or PGN text; the format
 /// is told from the content (`[` or a move number starts PGN). A leading
 /// byte-order mark (as Windows editors write) is skipped.
 ///
 /// # Errors
 /// The first line or game that cannot be read, with its line number.
-pub fn parse(text: &str) -> Result<Vec<Opening>, String> {
+pub fn parse(text: &str) -> Result<Vec<Opening>, OpeningError> {
     let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
     let first = text
         .lines()
         .map(str::trim)
         .find(|l| !l.is_empty() && !l.starts_with('%'));
     let openings = match first {
-        None => return Err("no openings in the file".to_string()),
+        None => return Err(OpeningError::Empty),
         Some(l) if l.starts_with('[') || l.starts_with("1.") => parse_pgn(text)?,
         Some(_) => parse_epd(text)?,
     };
     if openings.is_empty() {
-        return Err("no openings in the file".to_string());
+        return Err(OpeningError::Empty);
     }
     Ok(openings)
 }
 
-fn parse_epd(text: &str) -> Result<Vec<Opening>, String> {
+fn parse_epd(text: &str) -> Result<Vec<Opening>, OpeningError> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -110,11 +167,10 @@ fn parse_epd(text: &str) -> Result<Vec<Opening>, String> {
         }
         let fields: Vec<&str> = line.split_whitespace().collect();
         if fields.len() < 4 {
-            return Err(format!(
-                "line {}: an EPD needs 4 fields, found {}",
-                i + 1,
-                fields.len()
-            ));
+            return Err(OpeningError::EpdFields {
+                line: i + 1,
+                found: fields.len(),
+            });
         }
         // EPD: the first four FEN fields; the move counters may follow as
         // numbers, or operations (`id "..."; ...`).
@@ -133,7 +189,10 @@ fn parse_epd(text: &str) -> Result<Vec<Opening>, String> {
                 "0 1".to_string()
             }
         );
-        let root = position(&fen).map_err(|e| format!("line {}: {e}", i + 1))?;
+        let root = position(&fen).map_err(|e| OpeningError::EpdLine {
+            line: i + 1,
+            error: Box::new(e),
+        })?;
         let name = line
             .split("id ")
             .nth(1)
@@ -150,7 +209,7 @@ fn parse_epd(text: &str) -> Result<Vec<Opening>, String> {
 
 /// Reads PGN games: tags (FEN/SetUp honoured) and SAN movetext; comments,
 /// variations, NAGs and move numbers are skipped.
-pub fn parse_pgn(text: &str) -> Result<Vec<Opening>, String> {
+pub fn parse_pgn(text: &str) -> Result<Vec<Opening>, OpeningError> {
     Ok(read_pgn(text)?
         .into_iter()
         .map(|g| {
@@ -191,7 +250,7 @@ impl PgnGame {
 ///
 /// # Errors
 /// The game and line of the first problem.
-pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
+pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, OpeningError> {
     let mut games = Vec::new();
     let mut tags: Vec<(String, String)> = Vec::new();
     let mut movetext = String::new();
@@ -199,12 +258,17 @@ pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
     let mut flush = |tags: &mut Vec<(String, String)>,
                      movetext: &mut String,
                      line: usize|
-     -> Result<(), String> {
+     -> Result<(), OpeningError> {
         if tags.is_empty() && movetext.trim().is_empty() {
             return Ok(());
         }
-        let game = read_game(std::mem::take(tags), &std::mem::take(movetext))
-            .map_err(|e| format!("game {} (line {line}): {e}", games.len() + 1))?;
+        let game = read_game(std::mem::take(tags), &std::mem::take(movetext)).map_err(|e| {
+            OpeningError::Game {
+                game: games.len() + 1,
+                line,
+                error: Box::new(e),
+            }
+        })?;
         games.push(game);
         Ok(())
     };
@@ -220,9 +284,10 @@ pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
                 start_line = i + 1;
             }
             let inner = &t[1..t.len() - 1];
-            let (key, rest) = inner
-                .split_once(' ')
-                .ok_or_else(|| format!("line {}: bad tag {t}", i + 1))?;
+            let (key, rest) = inner.split_once(' ').ok_or_else(|| OpeningError::BadTag {
+                line: i + 1,
+                tag: t.to_string(),
+            })?;
             let value = rest.trim().trim_matches('"').replace("\\\"", "\"");
             tags.push((key.to_string(), value));
         } else if !t.is_empty() && !t.starts_with('%') {
@@ -235,7 +300,7 @@ pub fn read_pgn(text: &str) -> Result<Vec<PgnGame>, String> {
     Ok(games)
 }
 
-fn read_game(tags: Vec<(String, String)>, movetext: &str) -> Result<PgnGame, String> {
+fn read_game(tags: Vec<(String, String)>, movetext: &str) -> Result<PgnGame, OpeningError> {
     let fen = tags
         .iter()
         .find(|(k, _)| k == "FEN")
@@ -299,10 +364,11 @@ fn read_game(tags: Vec<(String, String)>, movetext: &str) -> Result<PgnGame, Str
         let san: San = tok
             .trim_end_matches(['!', '?'])
             .parse()
-            .map_err(|_| format!("cannot read move {tok:?}"))?;
-        let m = san
-            .to_move(&pos)
-            .map_err(|_| format!("illegal move {tok} after {} moves", moves.len()))?;
+            .map_err(|_| OpeningError::Unreadable(tok.to_string()))?;
+        let m = san.to_move(&pos).map_err(|_| OpeningError::Illegal {
+            san: tok.to_string(),
+            after: moves.len(),
+        })?;
         pos.play_unchecked(m);
         moves.push(m);
     }
@@ -318,14 +384,20 @@ fn read_game(tags: Vec<(String, String)>, movetext: &str) -> Result<PgnGame, Str
 ///
 /// # Errors
 /// Unreadable FEN, or an impossible position (the reason names it).
-pub fn position(fen: &str) -> Result<Chess, String> {
-    let parsed: Fen = fen
+pub fn position(fen: &str) -> Result<Chess, OpeningError> {
+    let parsed = fen
         .trim()
-        .parse()
-        .map_err(|e| format!("bad FEN {fen:?}: {e}"))?;
+        .parse::<Fen>()
+        .map_err(|e| OpeningError::BadFen {
+            fen: fen.to_string(),
+            reason: e.to_string(),
+        })?;
     parsed
         .into_position(CastlingMode::Standard)
-        .map_err(|e| format!("impossible position {fen:?}: {e}"))
+        .map_err(|e| OpeningError::Impossible {
+            fen: fen.to_string(),
+            reason: e.to_string(),
+        })
 }
 
 #[cfg(test)]
@@ -352,11 +424,13 @@ mod tests {
         assert!(
             parse("rnbqkbnr/pppppppp w")
                 .unwrap_err()
+                .to_string()
                 .starts_with("line 1: an EPD needs 4 fields")
         );
         assert!(
             parse("8/8/8/8/8/8/8/8 w - -")
                 .unwrap_err()
+                .to_string()
                 .contains("impossible position")
         );
         let pgn = "[Event \"Test\"]\n[Opening \"Italian\"]\n\n1. e4 e5 2. Nf3 {a comment} Nc6 (2... d6) 3. Bc4 $1 *\n\n[Event \"Two\"]\n[FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n[SetUp \"1\"]\n\n1. O-O Kd7 1/2-1/2\n";
@@ -369,6 +443,7 @@ mod tests {
         assert!(
             parse("1. e4 e5 2. Ke3 *")
                 .unwrap_err()
+                .to_string()
                 .contains("illegal move Ke3")
         );
         assert!(parse("").is_err());

@@ -48,9 +48,102 @@ pub enum PlayerSpec {
     Diluted { ppm: u32, inner: Box<PlayerSpec> },
 }
 
+/// Why a player spec (`--engine`) was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SpecError {
+    /// `dilute=P` with P not a number from 0 to 1 (the value as given).
+    Dilution(String),
+    /// `dilute=` given twice (the whole spec).
+    DiluteTwice(String),
+    /// A part of the spec without `=`.
+    NotKeyValue(String),
+    /// `cmd=` or `name=` left blank (`what` is `"cmd="` or `"name="`).
+    Empty { what: &'static str, spec: String },
+    /// `proto=` names no protocol we speak.
+    Protocol(String),
+    /// `nodes=N` with N not a positive number (the value as given).
+    Nodes(String),
+    /// `option.=V`: an option without its name (the whole spec).
+    NamelessOption(String),
+    /// A setting an external engine does not take.
+    UnknownEngineSetting(String),
+    /// An external engine without `cmd=`.
+    MissingCmd,
+    /// An external engine without `proto=`.
+    MissingProto,
+    /// `nodes=` for an engine that does not speak UCI.
+    NodesNotUci(Protocol),
+    /// Neither a built-in engine's id nor `random`; `known` lists the ids.
+    UnknownEngine {
+        id: String,
+        known: Vec<&'static str>,
+    },
+    /// An option the built-in engine's driver does not declare.
+    NoSuchOption {
+        id: String,
+        option: String,
+        declared: Vec<&'static str>,
+    },
+    /// A value the driver's option refuses (its own message).
+    OptionValue(String),
+    /// A setting a built-in engine does not take.
+    UnknownSetting { setting: String, id: String },
+    /// `random,name=N` (the whole spec).
+    RandomNamed(String),
+}
+
+impl std::fmt::Display for SpecError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SpecError::Dilution(v) => write!(f, "dilute={v}: not a probability from 0 to 1"),
+            SpecError::DiluteTwice(s) => write!(f, "dilute= twice in {s:?}"),
+            SpecError::NotKeyValue(part) => write!(f, "{part:?} is not key=value"),
+            SpecError::Empty { what, spec } => write!(f, "{what} is empty in {spec:?}"),
+            SpecError::Protocol(e) | SpecError::OptionValue(e) => f.write_str(e),
+            SpecError::Nodes(v) => write!(f, "nodes={v}: not a positive number"),
+            SpecError::NamelessOption(s) => {
+                write!(f, "an option.NAME= without its NAME in {s:?}")
+            }
+            SpecError::UnknownEngineSetting(k) => write!(f, "unknown engine setting {k:?}"),
+            SpecError::MissingCmd => f.write_str("an external engine needs cmd="),
+            SpecError::MissingProto => {
+                f.write_str("an external engine needs proto=uci, proto=xboard or proto=hub")
+            }
+            SpecError::NodesNotUci(proto) => write!(
+                f,
+                "nodes= is for UCI engines (go nodes N), not proto={}",
+                proto.name()
+            ),
+            SpecError::UnknownEngine { id, known } => write!(
+                f,
+                "unknown engine {id:?}: use a built-in one ({}, random) or cmd=...,proto=uci|xboard|hub",
+                known.join(", ")
+            ),
+            SpecError::NoSuchOption {
+                id,
+                option,
+                declared,
+            } => write!(
+                f,
+                "{id} has no option {option:?} (it has: {})",
+                match declared.is_empty() {
+                    true => "none".to_string(),
+                    false => declared.join(", "),
+                }
+            ),
+            SpecError::UnknownSetting { setting, id } => {
+                write!(f, "unknown setting {setting:?} of {id}")
+            }
+            SpecError::RandomNamed(s) => write!(f, "random takes no name= in {s:?}"),
+        }
+    }
+}
+
+impl std::error::Error for SpecError {}
+
 /// `dilute=P`: a probability, kept in parts per million.
-fn parse_dilution(value: &str) -> Result<u32, String> {
-    let bad = || format!("dilute={value}: not a probability from 0 to 1");
+fn parse_dilution(value: &str) -> Result<u32, SpecError> {
+    let bad = || SpecError::Dilution(value.to_string());
     let p: f64 = value.trim().parse().map_err(|_| bad())?;
     if !(0.0..=1.0).contains(&p) {
         return Err(bad());
@@ -59,7 +152,7 @@ fn parse_dilution(value: &str) -> Result<u32, String> {
 }
 
 impl FromStr for PlayerSpec {
-    type Err = String;
+    type Err = SpecError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let s = s.trim();
@@ -70,7 +163,7 @@ impl FromStr for PlayerSpec {
             match part.split_once('=') {
                 Some((k, v)) if k.trim() == "dilute" => {
                     if dilution.replace(parse_dilution(v)?).is_some() {
-                        return Err(format!("dilute= twice in {s:?}"));
+                        return Err(SpecError::DiluteTwice(s.to_string()));
                     }
                 }
                 _ => parts.push(part),
@@ -88,7 +181,7 @@ impl FromStr for PlayerSpec {
 }
 
 /// A spec without its `dilute=`, split at its commas.
-fn parse_plain(s: &str, parts: &[&str]) -> Result<PlayerSpec, String> {
+fn parse_plain(s: &str, parts: &[&str]) -> Result<PlayerSpec, SpecError> {
     let head = parts.first().map_or("", |h| h.trim());
     if !head.contains('=') {
         return parse_built_in(s, head, &parts[1..]);
@@ -98,15 +191,18 @@ fn parse_plain(s: &str, parts: &[&str]) -> Result<PlayerSpec, String> {
     for part in parts {
         let (key, value) = part
             .split_once('=')
-            .ok_or_else(|| format!("{part:?} is not key=value"))?;
+            .ok_or_else(|| SpecError::NotKeyValue(part.to_string()))?;
         let key = key.trim();
-        let filled = |what: &str| match value.trim().is_empty() {
-            true => Err(format!("{what} is empty in {s:?}")),
+        let filled = |what: &'static str| match value.trim().is_empty() {
+            true => Err(SpecError::Empty {
+                what,
+                spec: s.to_string(),
+            }),
             false => Ok(value.to_string()),
         };
         match key {
             "cmd" => cmd = Some(filled("cmd=")?),
-            "proto" => proto = Some(value.parse::<Protocol>()?),
+            "proto" => proto = Some(value.parse::<Protocol>().map_err(SpecError::Protocol)?),
             "name" => name = Some(filled("name=")?),
             "nodes" => {
                 nodes = Some(
@@ -115,25 +211,22 @@ fn parse_plain(s: &str, parts: &[&str]) -> Result<PlayerSpec, String> {
                         .parse::<u64>()
                         .ok()
                         .filter(|&n| n > 0)
-                        .ok_or_else(|| format!("nodes={value}: not a positive number"))?,
+                        .ok_or_else(|| SpecError::Nodes(value.to_string()))?,
                 )
             }
             // An empty argument or option value is one an engine may want.
             "arg" => args.push(value.to_string()),
             k if k.starts_with("option.") => match k["option.".len()..].trim() {
-                "" => return Err(format!("an option.NAME= without its NAME in {s:?}")),
+                "" => return Err(SpecError::NamelessOption(s.to_string())),
                 o => options.push((o.to_string(), value.to_string())),
             },
-            other => return Err(format!("unknown engine setting {other:?}")),
+            other => return Err(SpecError::UnknownEngineSetting(other.to_string())),
         }
     }
-    let cmd = cmd.ok_or("an external engine needs cmd=")?;
-    let proto = proto.ok_or("an external engine needs proto=uci, proto=xboard or proto=hub")?;
+    let cmd = cmd.ok_or(SpecError::MissingCmd)?;
+    let proto = proto.ok_or(SpecError::MissingProto)?;
     if nodes.is_some() && proto != Protocol::Uci {
-        return Err(format!(
-            "nodes= is for UCI engines (go nodes N), not proto={}",
-            proto.name()
-        ));
+        return Err(SpecError::NodesNotUci(proto));
     }
     // By default, the program's file name; the whole command if that is
     // blank (`cmd=x/ `).
@@ -156,47 +249,54 @@ fn parse_plain(s: &str, parts: &[&str]) -> Result<PlayerSpec, String> {
 
 /// `random` or a built-in engine's id, with its settings (`name=`, and
 /// `option.NAME=VALUE` for the options its driver declares).
-fn parse_built_in(s: &str, id: &str, settings: &[&str]) -> Result<PlayerSpec, String> {
+fn parse_built_in(s: &str, id: &str, settings: &[&str]) -> Result<PlayerSpec, SpecError> {
     let entry = match engines::entry(id) {
         Some(e) => Some(e),
         None if id == "random" => None,
         None => {
-            return Err(format!(
-                "unknown engine {id:?}: use a built-in one ({}, random) or cmd=...,proto=uci|xboard|hub",
-                engines::engine_ids().join(", ")
-            ));
+            return Err(SpecError::UnknownEngine {
+                id: id.to_string(),
+                known: engines::engine_ids(),
+            });
         }
     };
     let (mut name, mut options) = (None, Vec::new());
     for part in settings {
         let (key, value) = part
             .split_once('=')
-            .ok_or_else(|| format!("{part:?} is not key=value"))?;
+            .ok_or_else(|| SpecError::NotKeyValue(part.to_string()))?;
         match (key.trim(), &entry) {
             ("name", _) if value.trim().is_empty() => {
-                return Err(format!("name= is empty in {s:?}"));
+                return Err(SpecError::Empty {
+                    what: "name=",
+                    spec: s.to_string(),
+                });
             }
             ("name", _) => name = Some(value.to_string()),
             (k, Some(entry)) if k.starts_with("option.") => {
                 let o = k["option.".len()..].trim();
                 let declared = (entry.options)();
                 let spec = declared.iter().find(|d| d.name == o).ok_or_else(|| {
-                    format!(
-                        "{id} has no option {o:?} (it has: {})",
-                        match declared.iter().map(|d| d.name).collect::<Vec<_>>() {
-                            v if v.is_empty() => "none".to_string(),
-                            v => v.join(", "),
-                        }
-                    )
+                    SpecError::NoSuchOption {
+                        id: id.to_string(),
+                        option: o.to_string(),
+                        declared: declared.iter().map(|d| d.name).collect(),
+                    }
                 })?;
-                options.push((o.to_string(), spec.check(value)?));
+                let value = spec.check(value).map_err(SpecError::OptionValue)?;
+                options.push((o.to_string(), value));
             }
-            (other, _) => return Err(format!("unknown setting {other:?} of {id}")),
+            (other, _) => {
+                return Err(SpecError::UnknownSetting {
+                    setting: other.to_string(),
+                    id: id.to_string(),
+                });
+            }
         }
     }
     Ok(match entry {
         None if name.is_none() => PlayerSpec::Random,
-        None => return Err(format!("random takes no name= in {s:?}")),
+        None => return Err(SpecError::RandomNamed(s.to_string())),
         Some(_) if name.is_none() && options.is_empty() => PlayerSpec::Retro(id.to_string()),
         Some(_) => PlayerSpec::RetroWith {
             id: id.to_string(),
@@ -403,13 +503,13 @@ mod tests {
     fn blank_command_or_name_is_refused() {
         for spec in ["cmd=,proto=uci", "cmd=      ,proto=cecp,name=stall"] {
             assert_eq!(
-                spec.parse::<PlayerSpec>(),
+                spec.parse::<PlayerSpec>().map_err(|e| e.to_string()),
                 Err(format!("cmd= is empty in {spec:?}"))
             );
         }
         let spec = "cmd=sf,proto=uci,name= ";
         assert_eq!(
-            spec.parse::<PlayerSpec>(),
+            spec.parse::<PlayerSpec>().map_err(|e| e.to_string()),
             Err(format!("name= is empty in {:?}", spec.trim()))
         );
         let spec: PlayerSpec = "cmd=engines/\t\t,proto=cecp".parse().unwrap();
@@ -466,7 +566,7 @@ mod tests {
                 "unknown setting \"colour\" of 1k-zx-chess",
             ),
         ] {
-            let e = spec.parse::<PlayerSpec>().unwrap_err();
+            let e = spec.parse::<PlayerSpec>().unwrap_err().to_string();
             assert!(e.contains(message), "{spec}: {e}");
         }
     }
@@ -496,18 +596,21 @@ mod tests {
             "nope"
                 .parse::<PlayerSpec>()
                 .unwrap_err()
+                .to_string()
                 .starts_with("unknown engine \"nope\"")
         );
         assert!(
             "cmd=x"
                 .parse::<PlayerSpec>()
                 .unwrap_err()
+                .to_string()
                 .contains("proto=")
         );
         assert!(
             "cmd=x,proto=fics"
                 .parse::<PlayerSpec>()
                 .unwrap_err()
+                .to_string()
                 .contains("unknown protocol")
         );
         for (spec, message) in [
@@ -519,7 +622,7 @@ mod tests {
                 "an option.NAME= without its NAME",
             ),
         ] {
-            let e = spec.parse::<PlayerSpec>().unwrap_err();
+            let e = spec.parse::<PlayerSpec>().unwrap_err().to_string();
             assert!(e.contains(message), "{spec}: {e}");
         }
         assert!(
@@ -531,6 +634,7 @@ mod tests {
             "cmd=x,proto=uci,colour=red"
                 .parse::<PlayerSpec>()
                 .unwrap_err()
+                .to_string()
                 .contains("unknown engine setting")
         );
     }

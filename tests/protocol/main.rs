@@ -7,10 +7,11 @@
 mod common;
 
 mod chesskelet_protocols;
+mod clock;
 mod fuzz_regressions;
 mod hub_session;
-mod new_user;
 mod seed_random;
+mod session;
 mod uci_games;
 mod uci_session;
 mod xboard_session;
