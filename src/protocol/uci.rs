@@ -9,7 +9,8 @@
 //! accepted if it is only vampirc's grammar that is narrower than FEN (a
 //! FEN without its move counters). `go ponder` with a clock loses its
 //! `ponder` in vampirc, so `ponder` and `infinite` are also looked for among
-//! the words.
+//! the words. [`parse`] does all of it and hands back our own [`Command`]
+//! (or a [`UciError`]): the rest of the front end never sees vampirc's types.
 //!
 //! Every position is checked by the arbiter before it is taken; a broken one
 //! is refused with an `info string` and the previous one kept. Every move of
@@ -111,60 +112,44 @@ impl Uci {
     }
 
     fn line(&mut self, line: &str, out: &mut Vec<Action_>) {
-        let message = match parse(line) {
-            Parsed::Empty => return,
-            Parsed::Unknown(why) => {
-                out.push(Action::Note(why));
+        let read = match parse(line) {
+            Ok(Some(read)) => read,
+            Ok(None) => return,
+            Err(UciError::Position(why)) => {
+                out.push(info_string(&format!(
+                    "position refused, the previous one is kept: {why}"
+                )));
+                out.push(Action::Note(format!("position refused: {why}")));
                 return;
             }
-            Parsed::Message {
-                message,
-                skipped,
-                words,
-            } => {
-                if !skipped.is_empty() {
-                    out.push(Action::Note(format!(
-                        "ignored unknown words before the command: {skipped}"
-                    )));
-                }
-                (message, words)
-            }
-            Parsed::Position(result) => {
-                match result {
-                    Ok(game) => self.game = game,
-                    Err(why) => {
-                        out.push(info_string(&format!(
-                            "position refused, the previous one is kept: {why}"
-                        )));
-                        out.push(Action::Note(format!("position refused: {why}")));
-                    }
-                }
+            Err(e) => {
+                out.push(Action::Note(e.to_string()));
                 return;
             }
         };
-        let (message, words) = message;
-        match message {
-            UciMessage::Uci => self.identify(out),
-            UciMessage::Debug(on) => self.debug = on,
-            UciMessage::IsReady => out.push(send("readyok")),
-            UciMessage::Register { .. } => out.push(Action::Note("no registration needed".into())),
-            UciMessage::UciNewGame => {
+        if !read.skipped.is_empty() {
+            out.push(Action::Note(format!(
+                "ignored unknown words before the command: {}",
+                read.skipped
+            )));
+        }
+        match read.command {
+            Command::Uci => self.identify(out),
+            Command::Debug(on) => self.debug = on,
+            Command::IsReady => out.push(send("readyok")),
+            Command::Register => out.push(Action::Note("no registration needed".into())),
+            Command::UciNewGame => {
                 self.game = Game::initial(ChessRules);
                 self.desk
                     .new_game(out, |seed| format!("info string seed {seed}"));
             }
-            UciMessage::SetOption { name, value } => self.set_option(&name, value.as_deref(), out),
-            UciMessage::Position { .. } => {} // handled as Parsed::Position
-            UciMessage::Go {
-                time_control,
-                search_control,
-            } => {
-                self.go(time_control, search_control, &words, out);
-            }
-            UciMessage::Stop => self.desk.stop(out),
-            UciMessage::PonderHit => self.desk.ponderhit(out),
-            UciMessage::Quit => out.push(Action::Quit),
-            other => out.push(Action::Note(format!(
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref(), out),
+            Command::Position(game) => self.game = game,
+            Command::Go(go) => self.go(go, out),
+            Command::Stop => self.desk.stop(out),
+            Command::PonderHit => self.desk.ponderhit(out),
+            Command::Quit => out.push(Action::Quit),
+            Command::NotForEngine(other) => out.push(Action::Note(format!(
                 "not a command for an engine, ignored: {other}"
             ))),
         }
@@ -237,21 +222,22 @@ impl Uci {
         }
     }
 
-    fn go(
-        &mut self,
-        time_control: Option<UciTimeControl>,
-        search_control: Option<UciSearchControl>,
-        words: &[String],
-        out: &mut Vec<Action_>,
-    ) {
+    fn go(&mut self, go: Go, out: &mut Vec<Action_>) {
         if self.desk.holding() {
             out.push(Action::Note(
                 "go while the previous search still waits: its bestmove goes first".into(),
             ));
             self.desk.release(out);
         }
-        let (clock, mode) = self.clock(time_control, words);
-        let searchmoves = self.search_control(search_control, out);
+        let clock = self.clock(&go);
+        let mode = go.mode;
+        if !go.ignored.is_empty() && self.debug {
+            out.push(info_string(&format!(
+                "{} ignored: the program always thinks its own fixed way",
+                go.ignored.join(", ")
+            )));
+        }
+        let searchmoves = go.searchmoves;
         if self.debug {
             let (limits, budget) = self.desk.budget(&clock);
             out.push(info_string(&format!(
@@ -285,69 +271,18 @@ impl Uci {
         out.push(job);
     }
 
-    /// The mover's clock and how the search ends, from `go`'s words.
-    fn clock(&self, time_control: Option<UciTimeControl>, words: &[String]) -> (Clock, Mode) {
-        let turn = self.game.position().turn();
-        let mut clock = Clock::default();
-        let has = |w: &str| words.iter().any(|x| x.eq_ignore_ascii_case(w));
-        let mut mode = if has("infinite") {
-            Mode::Infinite
-        } else if has("ponder") {
-            Mode::Ponder
-        } else {
-            Mode::Timed
+    /// The mover's clock.
+    fn clock(&self, go: &Go) -> Clock {
+        let side = match self.game.position().turn() {
+            Color::White => go.white,
+            Color::Black => go.black,
         };
-        match time_control {
-            Some(UciTimeControl::TimeLeft {
-                white_time,
-                black_time,
-                white_increment,
-                black_increment,
-                moves_to_go,
-            }) => {
-                let (time, inc) = match turn {
-                    Color::White => (white_time, white_increment),
-                    Color::Black => (black_time, black_increment),
-                };
-                clock.remaining = time.map(millis);
-                clock.increment = inc.map(millis).unwrap_or_default();
-                clock.moves_to_go = moves_to_go.map(u32::from);
-            }
-            Some(UciTimeControl::MoveTime(t)) => clock.move_time = Some(millis(t)),
-            Some(UciTimeControl::Infinite) => mode = Mode::Infinite,
-            Some(UciTimeControl::Ponder) => mode = Mode::Ponder,
-            None => {}
+        Clock {
+            remaining: side.time,
+            increment: side.increment,
+            moves_to_go: go.moves_to_go,
+            move_time: go.move_time,
         }
-        (clock, mode)
-    }
-
-    /// `searchmoves`, and a note on the limits the programs cannot honour.
-    fn search_control(
-        &self,
-        search_control: Option<UciSearchControl>,
-        out: &mut Vec<Action_>,
-    ) -> Vec<UciMove> {
-        let Some(sc) = search_control else {
-            return Vec::new();
-        };
-        let ignored: Vec<String> = [
-            sc.depth.map(|d| format!("depth {d}")),
-            sc.nodes.map(|n| format!("nodes {n}")),
-            sc.mate.map(|m| format!("mate {m}")),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
-        if !ignored.is_empty() && self.debug {
-            out.push(info_string(&format!(
-                "{} ignored: the program always thinks its own fixed way",
-                ignored.join(", ")
-            )));
-        }
-        sc.search_moves
-            .iter()
-            .filter_map(|m| m.to_string().parse::<UciMove>().ok())
-            .collect()
     }
 
     fn searched(&mut self, s: Searched<ChessRules>, out: &mut Vec<Action_>) {
@@ -470,43 +405,139 @@ fn millis(d: vampirc_uci::Duration) -> Duration {
     Duration::from_millis(d.num_milliseconds().max(0) as u64)
 }
 
-/// A line, read.
+/// A command from the GUI, read: vampirc-uci's reading, repaired, in our
+/// own terms.
 #[derive(Debug)]
-enum Parsed {
-    /// Blank.
-    Empty,
-    /// Nothing an engine understands; the note says why.
-    Unknown(String),
-    /// A command, with the words skipped before it and the words of the
-    /// command itself.
-    Message {
-        message: UciMessage,
-        skipped: String,
-        words: Vec<String>,
+pub enum Command {
+    Uci,
+    Debug(bool),
+    IsReady,
+    Register,
+    UciNewGame,
+    SetOption {
+        name: String,
+        value: Option<String>,
     },
-    /// A `position` command, checked: the game it sets up, or what is wrong.
-    Position(Result<Game<ChessRules>, String>),
+    /// `position`, checked by the arbiter: the game it sets up.
+    Position(Game<ChessRules>),
+    Go(Go),
+    Stop,
+    PonderHit,
+    Quit,
+    /// A message vampirc reads that is no command for an engine.
+    NotForEngine(String),
 }
 
-/// Reads one line. Never lowercases it: FENs are case-sensitive.
-fn parse(line: &str) -> Parsed {
+/// One side's clock in `go`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SideClock {
+    pub time: Option<Duration>,
+    pub increment: Duration,
+}
+
+/// `go`, read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Go {
+    pub white: SideClock,
+    pub black: SideClock,
+    pub moves_to_go: Option<u32>,
+    pub move_time: Option<Duration>,
+    /// How the search ends.
+    pub mode: Mode,
+    /// The limits the programs cannot honour (`depth 5`, `nodes …`, `mate …`).
+    pub ignored: Vec<String>,
+    pub searchmoves: Vec<UciMove>,
+}
+
+/// A line read: the command and the unknown words skipped before it.
+#[derive(Debug)]
+pub struct Read {
+    pub command: Command,
+    pub skipped: String,
+}
+
+/// Why a line was not carried out. Its display is the note on stderr.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UciError {
+    /// No command word in the line (trimmed).
+    Unknown(String),
+    /// vampirc refused the (repaired) text of the command.
+    Malformed {
+        command: String,
+        text: String,
+        why: Option<String>,
+    },
+    /// A `position` the arbiter refused.
+    Position(String),
+}
+
+impl std::fmt::Display for UciError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UciError::Unknown(line) => write!(f, "unknown command, ignored: {line}"),
+            UciError::Malformed { command, text, why } => {
+                write!(f, "malformed {command}, ignored: {text}")?;
+                match why {
+                    Some(why) => write!(f, " ({why})"),
+                    None => Ok(()),
+                }
+            }
+            UciError::Position(why) => write!(f, "position refused: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for UciError {}
+
+/// Reads one line; `None` for a blank one. Never lowercases it: FENs are
+/// case-sensitive.
+///
+/// # Errors
+/// See [`UciError`].
+pub fn parse(line: &str) -> Result<Option<Read>, UciError> {
     let words: Vec<&str> = line.split_whitespace().collect();
     if words.is_empty() {
-        return Parsed::Empty;
+        return Ok(None);
     }
     let Some(start) = words.iter().position(|w| COMMANDS.contains(w)) else {
-        return Parsed::Unknown(format!("unknown command, ignored: {}", line.trim()));
+        return Err(UciError::Unknown(line.trim().to_string()));
     };
     let skipped = words[..start].join(" ");
     let words: Vec<String> = words[start..].iter().map(|w| w.to_string()).collect();
     let command = words[0].as_str();
     if command == "position" {
-        return Parsed::Position(position(&words));
+        return Ok(Some(Read {
+            command: Command::Position(position(&words).map_err(UciError::Position)?),
+            skipped: String::new(),
+        }));
     }
-    // vampirc-uci panics on numbers above 255 where it wants a u8.
+    let text = clamped(&words);
+    let malformed = |why| UciError::Malformed {
+        command: command.to_string(),
+        text: text.clone(),
+        why,
+    };
+    let message = match std::panic::catch_unwind(|| vampirc_uci::parse_strict(&text)) {
+        Ok(Ok(mut messages)) if messages.len() == 1 => {
+            messages.pop().ok_or_else(|| malformed(None))?
+        }
+        Ok(Ok(_)) => return Err(malformed(None)),
+        Ok(Err(e)) => return Err(malformed(Some(pest_summary(&e.to_string())))),
+        Err(_) => return Err(malformed(Some("parser failure".to_string()))),
+    };
+    Ok(Some(Read {
+        command: command_of(message, &words),
+        skipped,
+    }))
+}
+
+/// The words as one line for vampirc-uci, which panics on numbers above
+/// 255 where it wants a u8: those after `go`'s `depth`, `mate` and
+/// `movestogo` are clamped.
+fn clamped(words: &[String]) -> String {
     let mut text = String::new();
     for (i, w) in words.iter().enumerate() {
-        let clamp = command == "go"
+        let clamp = words[0] == "go"
             && i > 0
             && matches!(words[i - 1].as_str(), "depth" | "mate" | "movestogo")
             && w.len() <= 3
@@ -519,25 +550,91 @@ fn parse(line: &str) -> Parsed {
             _ => text.push_str(w),
         }
     }
-    let parsed = std::panic::catch_unwind(|| vampirc_uci::parse_strict(&text));
-    match parsed {
-        Ok(Ok(mut messages)) if messages.len() == 1 => match messages.pop() {
-            Some(message) => Parsed::Message {
-                message,
-                skipped,
-                words,
-            },
-            None => Parsed::Unknown(format!("malformed {command}, ignored: {text}")),
-        },
-        Ok(Ok(_)) => Parsed::Unknown(format!("malformed {command}, ignored: {text}")),
-        Ok(Err(e)) => Parsed::Unknown(format!(
-            "malformed {command}, ignored: {text} ({})",
-            pest_summary(&e.to_string())
-        )),
-        Err(_) => Parsed::Unknown(format!(
-            "malformed {command}, ignored: {text} (parser failure)"
-        )),
+    text
+}
+
+/// vampirc's message as our command (`words`: the command's words).
+fn command_of(message: UciMessage, words: &[String]) -> Command {
+    match message {
+        UciMessage::Uci => Command::Uci,
+        UciMessage::Debug(on) => Command::Debug(on),
+        UciMessage::IsReady => Command::IsReady,
+        UciMessage::Register { .. } => Command::Register,
+        UciMessage::UciNewGame => Command::UciNewGame,
+        UciMessage::SetOption { name, value } => Command::SetOption { name, value },
+        UciMessage::Go {
+            time_control,
+            search_control,
+        } => Command::Go(read_go(time_control, search_control, words)),
+        UciMessage::Stop => Command::Stop,
+        UciMessage::PonderHit => Command::PonderHit,
+        UciMessage::Quit => Command::Quit,
+        other => Command::NotForEngine(other.to_string()),
     }
+}
+
+/// `go` from vampirc's reading and the words: `ponder` and `infinite` are
+/// looked for among the words too (vampirc drops `ponder` beside a clock).
+fn read_go(
+    time_control: Option<UciTimeControl>,
+    search_control: Option<UciSearchControl>,
+    words: &[String],
+) -> Go {
+    let has = |w: &str| words.iter().any(|x| x.eq_ignore_ascii_case(w));
+    let mut go = Go {
+        white: SideClock::default(),
+        black: SideClock::default(),
+        moves_to_go: None,
+        move_time: None,
+        mode: if has("infinite") {
+            Mode::Infinite
+        } else if has("ponder") {
+            Mode::Ponder
+        } else {
+            Mode::Timed
+        },
+        ignored: Vec::new(),
+        searchmoves: Vec::new(),
+    };
+    match time_control {
+        Some(UciTimeControl::TimeLeft {
+            white_time,
+            black_time,
+            white_increment,
+            black_increment,
+            moves_to_go,
+        }) => {
+            let side = |time: Option<vampirc_uci::Duration>, inc: Option<vampirc_uci::Duration>| {
+                SideClock {
+                    time: time.map(millis),
+                    increment: inc.map(millis).unwrap_or_default(),
+                }
+            };
+            go.white = side(white_time, white_increment);
+            go.black = side(black_time, black_increment);
+            go.moves_to_go = moves_to_go.map(u32::from);
+        }
+        Some(UciTimeControl::MoveTime(t)) => go.move_time = Some(millis(t)),
+        Some(UciTimeControl::Infinite) => go.mode = Mode::Infinite,
+        Some(UciTimeControl::Ponder) => go.mode = Mode::Ponder,
+        None => {}
+    }
+    if let Some(sc) = search_control {
+        go.ignored = [
+            sc.depth.map(|d| format!("depth {d}")),
+            sc.nodes.map(|n| format!("nodes {n}")),
+            sc.mate.map(|m| format!("mate {m}")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        go.searchmoves = sc
+            .search_moves
+            .iter()
+            .filter_map(|m| m.to_string().parse::<UciMove>().ok())
+            .collect();
+    }
+    go
 }
 
 /// The gist of a pest error: the column and what was expected.
@@ -712,6 +809,39 @@ mod tests {
             Action::Job(Job::Search(r)) => Some(r),
             _ => None,
         })
+    }
+
+    /// Lines read into our typed commands, with vampirc's repairs.
+    #[test]
+    fn lines_parse_into_commands() {
+        assert!(matches!(parse(" \t"), Ok(None)));
+        let read = parse("joho debug on").unwrap().unwrap();
+        assert!(matches!(read.command, Command::Debug(true)));
+        assert_eq!(read.skipped, "joho");
+        let Some(Read {
+            command: Command::Go(go),
+            ..
+        }) = parse("go wtime 1000 btime 2000 binc 5 movestogo 300 depth 999 ponder").unwrap()
+        else {
+            panic!("go not read as go");
+        };
+        assert_eq!(go.mode, Mode::Ponder);
+        assert_eq!(go.white.time, Some(Duration::from_millis(1000)));
+        assert_eq!(go.black.increment, Duration::from_millis(5));
+        assert_eq!(go.moves_to_go, Some(255));
+        assert_eq!(go.ignored, vec!["depth 255".to_string()]);
+        assert_eq!(
+            parse("frobnicate now").unwrap_err().to_string(),
+            "unknown command, ignored: frobnicate now"
+        );
+        assert!(matches!(
+            parse("go depth x"),
+            Err(UciError::Malformed { .. })
+        ));
+        assert!(matches!(
+            parse("position startpos moves e2e5"),
+            Err(UciError::Position(_))
+        ));
     }
 
     #[test]

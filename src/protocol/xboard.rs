@@ -73,10 +73,169 @@ type Action_ = Action<ChessRules>;
 
 /// `level MPS BASE INC`.
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct Level {
+pub struct Level {
     moves: u32,
     base: Duration,
     increment: Duration,
+}
+
+/// A command from the GUI, read (outside `edit` mode, whose lines are
+/// read by the edit itself).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    Xboard,
+    /// `protover N`: the features follow.
+    Protover,
+    /// `accepted FEATURE`.
+    Accepted(String),
+    /// `rejected FEATURE`.
+    Rejected(String),
+    New,
+    Force,
+    Go,
+    PlayOther,
+    /// Protocol 1's `white` or `black`: this side on move.
+    Colour(Color),
+    Level(Level),
+    /// `st`.
+    MoveTime(Duration),
+    /// `time`: the engine's clock.
+    Time(Duration),
+    /// `otim`: the opponent's clock, read and not used.
+    Otim,
+    /// `sd` or `nps` (the whole line): read and not used.
+    FixedThinking(String),
+    UserMove(String),
+    /// A word shaped like a move alone on its line: the opponent's move
+    /// when the GUI refused `usermove`, else an unknown command.
+    BareMove(String),
+    /// `?`.
+    MoveNow,
+    Ping(String),
+    /// `undo` (1) or `remove` (2).
+    TakeBack(usize),
+    /// `setboard FEN`, the FEN as sent.
+    SetBoard(String),
+    Edit,
+    /// `post` (true) or `nopost`.
+    Post(bool),
+    Analyze,
+    Exit,
+    /// `.`.
+    Status,
+    /// `option NAME[=VALUE]`, as sent.
+    Option(String),
+    /// A command the engine has nothing to do for (`hard`, `name`, `draw`…).
+    Ignored,
+    /// `result` (the game is over: force mode).
+    Result,
+    Quit,
+}
+
+/// Why a line from the GUI was not carried out. Its display is the CECP
+/// error line sent back, `Error (reason): line`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CecpError {
+    /// The line (trimmed) is no command.
+    Unknown(String),
+    /// `variant` other than `normal`.
+    Variant(String),
+    /// A number that does not read: what was wanted, and the line.
+    BadNumber { wanted: &'static str, line: String },
+    /// A `level` that does not read: why, and the line.
+    Level { why: String, line: String },
+}
+
+impl std::fmt::Display for CecpError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CecpError::Unknown(line) => write!(f, "Error (unknown command): {line}"),
+            CecpError::Variant(v) => write!(f, "Error (unsupported variant): {v}"),
+            CecpError::BadNumber { wanted, line } => write!(f, "Error ({wanted}): {line}"),
+            CecpError::Level { why, line } => write!(f, "Error ({why}): {line}"),
+        }
+    }
+}
+
+impl std::error::Error for CecpError {}
+
+/// Reads one line from the GUI (not in `edit` mode); `None` for a blank
+/// line.
+///
+/// # Errors
+/// See [`CecpError`].
+pub fn parse(line: &str) -> Result<Option<Command>, CecpError> {
+    let line = line.trim();
+    if line.is_empty() {
+        return Ok(None);
+    }
+    let (command, arg) = match line.split_once(char::is_whitespace) {
+        Some((c, a)) => (c, a.trim()),
+        None => (line, ""),
+    };
+    let bad_number = |wanted| CecpError::BadNumber {
+        wanted,
+        line: line.to_string(),
+    };
+    Ok(Some(match command {
+        "xboard" => Command::Xboard,
+        "protover" => Command::Protover,
+        "accepted" => Command::Accepted(arg.to_string()),
+        "rejected" => Command::Rejected(arg.to_string()),
+        "new" => Command::New,
+        "variant" if arg == "normal" => Command::Ignored,
+        "variant" => return Err(CecpError::Variant(arg.to_string())),
+        "force" => Command::Force,
+        "go" => Command::Go,
+        "playother" => Command::PlayOther,
+        "white" => Command::Colour(Color::White),
+        "black" => Command::Colour(Color::Black),
+        "level" => Command::Level(parse_level(arg).map_err(|why| CecpError::Level {
+            why,
+            line: line.to_string(),
+        })?),
+        "st" => Command::MoveTime(
+            arg.parse::<f64>()
+                .ok()
+                .filter(|s| *s > 0.0)
+                .and_then(seconds)
+                .ok_or_else(|| bad_number("bad number of seconds"))?,
+        ),
+        "time" | "otim" => {
+            let cs = arg
+                .parse::<i64>()
+                .map_err(|_| bad_number("bad number of centiseconds"))?;
+            if command == "otim" {
+                Command::Otim
+            } else {
+                let ms = (cs.max(0) as u64).saturating_mul(10);
+                Command::Time(Duration::from_millis(ms))
+            }
+        }
+        "sd" | "nps" => {
+            arg.parse::<u64>().map_err(|_| bad_number("bad number"))?;
+            Command::FixedThinking(line.to_string())
+        }
+        "usermove" => Command::UserMove(arg.to_string()),
+        "?" => Command::MoveNow,
+        "ping" => Command::Ping(arg.to_string()),
+        "undo" => Command::TakeBack(1),
+        "remove" => Command::TakeBack(2),
+        "result" => Command::Result,
+        "setboard" => Command::SetBoard(arg.to_string()),
+        "edit" => Command::Edit,
+        "post" => Command::Post(true),
+        "nopost" => Command::Post(false),
+        "analyze" => Command::Analyze,
+        "exit" => Command::Exit,
+        "." => Command::Status,
+        "hard" | "easy" | "random" | "computer" | "name" | "rating" | "ics" | "draw" | "hint"
+        | "bk" | "memory" | "cores" | "egtpath" => Command::Ignored,
+        "option" => Command::Option(arg.to_string()),
+        "quit" => Command::Quit,
+        _ if looks_like_move(command) && arg.is_empty() => Command::BareMove(command.to_string()),
+        _ => return Err(CecpError::Unknown(line.to_string())),
+    }))
 }
 
 /// The board being edited after `edit`.
@@ -180,134 +339,138 @@ impl Xboard {
     }
 
     fn command(&mut self, line: &str, out: &mut Vec<Action_>) {
-        let line = line.trim();
-        if line.is_empty() {
-            return;
-        }
         if self.edit.is_some() {
-            self.edit_line(line, out);
+            let line = line.trim();
+            if !line.is_empty() {
+                self.edit_line(line, out);
+            }
             return;
         }
-        let (command, arg) = match line.split_once(char::is_whitespace) {
-            Some((c, a)) => (c, a.trim()),
-            None => (line, ""),
-        };
+        match parse(line) {
+            Ok(Some(command)) => self.obey(command, out),
+            Ok(None) => {}
+            Err(e) => out.push(send(&e.to_string())),
+        }
+    }
+
+    /// Carries out one command.
+    fn obey(&mut self, command: Command, out: &mut Vec<Action_>) {
         match command {
-            "xboard" => {}
-            "protover" => self.features(out),
-            "accepted" => {
-                if arg == "usermove" {
+            Command::Xboard | Command::Ignored => {}
+            Command::Protover => self.features(out),
+            Command::Accepted(feature) => {
+                if feature == "usermove" {
                     self.usermove = true;
                 }
             }
-            "rejected" => {
-                if arg == "usermove" {
+            Command::Rejected(feature) => {
+                if feature == "usermove" {
                     self.usermove = false;
                 }
-                out.push(Action::Note(format!("the GUI rejected feature {arg}")));
+                out.push(Action::Note(format!("the GUI rejected feature {feature}")));
             }
-            "new" => self.new_game(out),
-            "variant" => {
-                if arg != "normal" {
-                    out.push(send(&format!("Error (unsupported variant): {arg}")));
-                }
-            }
-            "force" => {
+            Command::New => self.new_game(out),
+            Command::Force | Command::Result => {
                 self.stop_thinking(out);
                 self.force = true;
             }
-            "go" => {
-                self.leave_analysis();
-                self.stop_thinking(out);
-                self.force = false;
-                self.engine = self.game.position().turn();
-                self.think(out);
-            }
-            "playother" => {
+            Command::Go => self.go(out),
+            Command::PlayOther => {
                 self.leave_analysis();
                 self.stop_thinking(out);
                 self.force = false;
                 self.engine = !self.game.position().turn();
             }
-            "white" | "black" => self.protocol_1_colour(command, out),
-            "level" | "st" | "time" | "otim" => self.time_command(command, arg, line, out),
-            "sd" | "nps" => {
-                if arg.parse::<u64>().is_err() {
-                    out.push(send(&format!("Error (bad number): {line}")));
+            Command::Colour(turn) => self.protocol_1_colour(turn, out),
+            Command::Level(level) => self.level = Some(level),
+            Command::MoveTime(time) => self.move_time = Some(time),
+            Command::Time(time) => self.own_time = Some(time),
+            Command::Otim => {}
+            Command::FixedThinking(line) => out.push(Action::Note(format!(
+                "{line}: ignored, the program thinks its own fixed way"
+            ))),
+            Command::UserMove(text) => self.user_move(&text, out),
+            Command::BareMove(text) => {
+                if self.usermove {
+                    out.push(send(&CecpError::Unknown(text).to_string()));
                 } else {
-                    out.push(Action::Note(format!(
-                        "{line}: ignored, the program thinks its own fixed way"
-                    )));
+                    self.user_move(&text, out);
                 }
             }
-            "usermove" => self.user_move(arg, out),
-            "?" => {
+            Command::MoveNow => {
                 if self.desk.release(out) {
                     self.pay_pongs(out);
                 }
             }
-            "ping" => {
-                let pong = format!("pong {arg}");
-                if self.thinking() {
-                    self.pongs.push(pong);
-                } else {
-                    out.push(send(&pong));
-                }
-            }
-            "undo" | "remove" => {
-                let n = if command == "undo" { 1 } else { 2 };
-                if self.game.moves().len() < n {
-                    out.push(send(&format!("Error (no moves to take back): {command}")));
-                } else {
-                    self.stop_thinking(out);
-                    for _ in 0..n {
-                        self.game.pop();
-                    }
-                }
-            }
-            "result" => {
+            Command::Ping(n) => self.ping(n, out),
+            Command::TakeBack(n) => self.take_back(n, out),
+            Command::SetBoard(fen) => {
                 self.stop_thinking(out);
-                self.force = true;
-            }
-            "setboard" => {
-                self.stop_thinking(out);
-                match setboard(arg) {
+                match setboard(&fen) {
                     Ok(pos) => self.game = Game::new(ChessRules, pos),
                     Err(why) => out.push(send(&format!("tellusererror Illegal position: {why}"))),
                 }
             }
-            "edit" => {
-                self.stop_thinking(out);
-                // The position is about to change: no analysis of the old one.
-                self.desk.discard();
-                self.edit = Some(Edit {
-                    board: self.game.position().board().clone(),
-                    color: Color::White,
-                });
-            }
-            "post" => self.post = true,
-            "nopost" => self.post = false,
-            "analyze" => self.enter_analysis(out),
-            "exit" => {
+            Command::Edit => self.start_edit(out),
+            Command::Post(on) => self.post = on,
+            Command::Analyze => self.enter_analysis(out),
+            Command::Exit => {
                 if self.analysis.is_some() {
                     self.leave_analysis();
                     self.force = true;
                 }
             }
-            "." => {
+            Command::Status => {
                 if let Some(status) = self.status() {
                     out.push(send(&status));
                 }
             }
-            "hard" | "easy" | "random" | "computer" | "name" | "rating" | "ics" | "draw"
-            | "hint" | "bk" | "memory" | "cores" | "egtpath" => {}
-            "option" => self.option(arg, out),
-            "quit" => out.push(Action::Quit),
-            _ if !self.usermove && looks_like_move(command) && arg.is_empty() => {
-                self.user_move(command, out)
-            }
-            _ => out.push(send(&format!("Error (unknown command): {line}"))),
+            Command::Option(arg) => self.option(&arg, out),
+            Command::Quit => out.push(Action::Quit),
         }
+    }
+
+    /// `go`: the engine plays the side on move, and moves.
+    fn go(&mut self, out: &mut Vec<Action_>) {
+        self.leave_analysis();
+        self.stop_thinking(out);
+        self.force = false;
+        self.engine = self.game.position().turn();
+        self.think(out);
+    }
+
+    /// `ping N`: `pong N` at once, or after the move being thought about.
+    fn ping(&mut self, n: String, out: &mut Vec<Action_>) {
+        let pong = format!("pong {n}");
+        if self.thinking() {
+            self.pongs.push(pong);
+        } else {
+            out.push(send(&pong));
+        }
+    }
+
+    /// `undo` (one move) or `remove` (two).
+    fn take_back(&mut self, n: usize, out: &mut Vec<Action_>) {
+        if self.game.moves().len() < n {
+            let command = if n == 1 { "undo" } else { "remove" };
+            out.push(send(&format!("Error (no moves to take back): {command}")));
+        } else {
+            self.stop_thinking(out);
+            for _ in 0..n {
+                self.game.pop();
+            }
+        }
+    }
+
+    /// `edit`: edit mode on the current board, white pieces first.
+    fn start_edit(&mut self, out: &mut Vec<Action_>) {
+        self.stop_thinking(out);
+        // The position is about to change: no analysis of the old one.
+        self.desk.discard();
+        self.edit = Some(Edit {
+            board: self.game.position().board().clone(),
+            color: Color::White,
+        });
     }
 
     fn new_game(&mut self, out: &mut Vec<Action_>) {
@@ -322,14 +485,8 @@ impl Xboard {
 
     /// Protocol 1's `white`/`black`: this side on move, the engine plays the
     /// other.
-    fn protocol_1_colour(&mut self, command: &str, out: &mut Vec<Action_>) {
-        // Protocol 1: this side on move, the engine plays the other.
+    fn protocol_1_colour(&mut self, turn: Color, out: &mut Vec<Action_>) {
         self.stop_thinking(out);
-        let turn = if command == "white" {
-            Color::White
-        } else {
-            Color::Black
-        };
         if self.game.position().turn() != turn {
             let mut setup = self
                 .game
@@ -341,40 +498,11 @@ impl Xboard {
             match Chess::from_setup(setup, CastlingMode::Standard) {
                 Ok(pos) => self.game = Game::new(ChessRules, pos),
                 Err(e) => out.push(send(&format!(
-                    "Error (impossible with {command} to move): {e}"
+                    "Error (impossible with {turn} to move): {e}"
                 ))),
             }
         }
         self.engine = !turn;
-    }
-
-    /// `level`, `st`, `time`, `otim`: the clock.
-    fn time_command(&mut self, command: &str, arg: &str, line: &str, out: &mut Vec<Action_>) {
-        match command {
-            "level" => match parse_level(arg) {
-                Ok(level) => self.level = Some(level),
-                Err(why) => out.push(send(&format!("Error ({why}): {line}"))),
-            },
-            "st" => match arg
-                .parse::<f64>()
-                .ok()
-                .filter(|s| *s > 0.0)
-                .and_then(seconds)
-            {
-                Some(time) => self.move_time = Some(time),
-                None => out.push(send(&format!("Error (bad number of seconds): {line}"))),
-            },
-            "time" | "otim" => match arg.parse::<i64>() {
-                Ok(cs) => {
-                    if command == "time" {
-                        let ms = (cs.max(0) as u64).saturating_mul(10);
-                        self.own_time = Some(Duration::from_millis(ms));
-                    }
-                }
-                Err(_) => out.push(send(&format!("Error (bad number of centiseconds): {line}"))),
-            },
-            _ => {}
-        }
     }
 
     fn features(&self, out: &mut Vec<Action_>) {
@@ -974,6 +1102,50 @@ mod tests {
             ],
             Ties::KeepsFirst,
         )
+    }
+
+    /// Lines read into typed commands, and the errors sent for bad ones.
+    #[test]
+    fn lines_parse_into_commands() {
+        assert_eq!(parse("  \t "), Ok(None));
+        assert_eq!(
+            parse(" level 40 0:30 2 "),
+            Ok(Some(Command::Level(Level {
+                moves: 40,
+                base: Duration::from_secs(30),
+                increment: Duration::from_secs(2),
+            })))
+        );
+        assert_eq!(
+            parse("time 1234"),
+            Ok(Some(Command::Time(Duration::from_millis(12340))))
+        );
+        assert_eq!(parse("remove"), Ok(Some(Command::TakeBack(2))));
+        assert_eq!(parse("black"), Ok(Some(Command::Colour(Color::Black))));
+        assert_eq!(
+            parse("e7e8q"),
+            Ok(Some(Command::BareMove("e7e8q".to_string())))
+        );
+        assert_eq!(
+            parse("sd 7"),
+            Ok(Some(Command::FixedThinking("sd 7".to_string())))
+        );
+        let error = |line: &str| parse(line).unwrap_err().to_string();
+        assert_eq!(error("st 0"), "Error (bad number of seconds): st 0");
+        assert_eq!(
+            error("otim x"),
+            "Error (bad number of centiseconds): otim x"
+        );
+        assert_eq!(error("nps -1"), "Error (bad number): nps -1");
+        assert_eq!(
+            error("level 40 5"),
+            "Error (level needs moves, base and increment): level 40 5"
+        );
+        assert_eq!(
+            error("variant suicide"),
+            "Error (unsupported variant): suicide"
+        );
+        assert_eq!(error("e2e4 e7e5"), "Error (unknown command): e2e4 e7e5");
     }
 
     /// The start of a session as xboard 4.9 and cutechess send it.
