@@ -65,150 +65,184 @@ const MARKERS: [&str; 8] = ["1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1", "
 /// Splits a PGN or PDN text into its games. Never fails: a game with a
 /// fault carries it.
 pub fn scan(text: &str) -> Vec<Scanned> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut games = Vec::new();
-    let mut cur = Scanned::default();
-    let mut started = false;
-    let (mut i, mut line) = (0, 1);
-    let mut at_line_start = true;
-    let finish = |cur: &mut Scanned, games: &mut Vec<Scanned>, started: &mut bool| {
-        if *started {
-            games.push(std::mem::take(cur));
-        }
-        *started = false;
+    let mut s = Scanner {
+        chars: text.chars().collect(),
+        i: 0,
+        line: 1,
+        games: Vec::new(),
+        cur: Scanned::default(),
+        started: false,
     };
-    while i < chars.len() {
-        let c = chars[i];
+    let mut at_line_start = true;
+    while s.i < s.chars.len() {
+        let c = s.chars[s.i];
         if c == '\n' {
-            line += 1;
-            i += 1;
+            s.line += 1;
+            s.i += 1;
             at_line_start = true;
             continue;
         }
         if c.is_whitespace() || c == '\u{feff}' {
-            i += 1;
+            s.i += 1;
             continue;
         }
         let line_start = at_line_start;
         at_line_start = false;
-        let start_game = |cur: &mut Scanned, started: &mut bool, line: usize| {
-            if !*started {
-                *started = true;
-                cur.line = line;
-            }
-        };
         match c {
             // An escape line.
-            '%' if line_start => {
-                while i < chars.len() && chars[i] != '\n' {
-                    i += 1;
-                }
-            }
-            '[' => {
-                if !cur.moves.is_empty() || cur.marker.is_some() {
-                    finish(&mut cur, &mut games, &mut started);
-                }
-                start_game(&mut cur, &mut started, line);
-                let end = (i..chars.len())
-                    .find(|&k| chars[k] == '\n')
-                    .unwrap_or(chars.len());
-                let text: String = chars[i..end].iter().collect();
-                match parse_tag(&text) {
-                    Ok(tag) => cur.tags.push(tag),
-                    Err(e) => {
-                        cur.fault.get_or_insert((line, e));
-                    }
-                }
-                i = end;
-            }
-            '{' => {
-                let from = line;
-                i += 1;
-                while i < chars.len() && chars[i] != '}' {
-                    if chars[i] == '\n' {
-                        line += 1;
-                    }
-                    i += 1;
-                }
-                if i == chars.len() {
-                    start_game(&mut cur, &mut started, line);
-                    cur.fault
-                        .get_or_insert((from, "a comment { with no }".to_string()));
-                }
-                i += 1;
-            }
-            ';' => {
-                while i < chars.len() && chars[i] != '\n' {
-                    i += 1;
-                }
-            }
-            '(' => {
-                let (from, mut depth) = (line, 0);
-                while i < chars.len() {
-                    match chars[i] {
-                        '(' => depth += 1,
-                        ')' => depth -= 1,
-                        '\n' => line += 1,
-                        '{' => {
-                            while i < chars.len() && chars[i] != '}' {
-                                if chars[i] == '\n' {
-                                    line += 1;
-                                }
-                                i += 1;
-                            }
-                        }
-                        _ => {}
-                    }
-                    i += 1;
-                    if depth == 0 {
-                        break;
-                    }
-                }
-                if depth != 0 {
-                    start_game(&mut cur, &mut started, line);
-                    cur.fault
-                        .get_or_insert((from, "a variation ( with no )".to_string()));
-                }
-            }
-            _ => {
-                let end = (i..chars.len())
-                    .find(|&k| chars[k].is_whitespace() || "{}()[];".contains(chars[k]))
-                    .unwrap_or(chars.len());
-                let token: String = chars[i..end].iter().collect();
-                i = end;
-                start_game(&mut cur, &mut started, line);
-                if MARKERS.contains(&token.as_str()) {
-                    cur.marker = Some(token);
-                    continue;
-                }
-                if token.starts_with('$') || token == ")" || token == "}" {
-                    if token != "$" && token[1..].chars().all(|c| c.is_ascii_digit()) {
-                        continue;
-                    }
-                    cur.fault
-                        .get_or_insert((line, format!("unexpected {token:?}")));
-                    continue;
-                }
-                // Move numbers: `12.`, `12...`, and `1.e4` as one token.
-                let digits = token.chars().take_while(char::is_ascii_digit).count();
-                let dots = token[digits..].chars().take_while(|&c| c == '.').count();
-                let mv = if digits > 0 && dots > 0 {
-                    &token[digits + dots..]
-                } else {
-                    token.as_str()
-                };
-                if !mv.is_empty() {
-                    if cur.marker.is_some() {
-                        cur.fault
-                            .get_or_insert((line, format!("move {mv:?} after the result")));
-                    }
-                    cur.moves.push(mv.to_string());
-                }
-            }
+            '%' if line_start => s.skip_line(),
+            '[' => s.tag(),
+            '{' => s.comment(),
+            ';' => s.skip_line(),
+            '(' => s.variation(),
+            _ => s.token(),
         }
     }
-    finish(&mut cur, &mut games, &mut started);
-    games
+    s.finish();
+    s.games
+}
+
+/// The state of [`scan`]: the text, where it is, and the game being read.
+struct Scanner {
+    chars: Vec<char>,
+    i: usize,
+    line: usize,
+    games: Vec<Scanned>,
+    cur: Scanned,
+    started: bool,
+}
+
+impl Scanner {
+    fn finish(&mut self) {
+        if self.started {
+            self.games.push(std::mem::take(&mut self.cur));
+        }
+        self.started = false;
+    }
+
+    fn start_game(&mut self) {
+        if !self.started {
+            self.started = true;
+            self.cur.line = self.line;
+        }
+    }
+
+    /// Up to (not past) the end of the line.
+    fn skip_line(&mut self) {
+        while self.i < self.chars.len() && self.chars[self.i] != '\n' {
+            self.i += 1;
+        }
+    }
+
+    /// A tag pair; one after moves or a result starts the next game.
+    fn tag(&mut self) {
+        if !self.cur.moves.is_empty() || self.cur.marker.is_some() {
+            self.finish();
+        }
+        self.start_game();
+        let chars = &self.chars;
+        let end = (self.i..chars.len())
+            .find(|&k| chars[k] == '\n')
+            .unwrap_or(chars.len());
+        let text: String = chars[self.i..end].iter().collect();
+        match parse_tag(&text) {
+            Ok(tag) => self.cur.tags.push(tag),
+            Err(e) => {
+                self.cur.fault.get_or_insert((self.line, e));
+            }
+        }
+        self.i = end;
+    }
+
+    /// A `{ }` comment, which may span lines.
+    fn comment(&mut self) {
+        let from = self.line;
+        self.i += 1;
+        while self.i < self.chars.len() && self.chars[self.i] != '}' {
+            if self.chars[self.i] == '\n' {
+                self.line += 1;
+            }
+            self.i += 1;
+        }
+        if self.i == self.chars.len() {
+            self.start_game();
+            self.cur
+                .fault
+                .get_or_insert((from, "a comment { with no }".to_string()));
+        }
+        self.i += 1;
+    }
+
+    /// A `( )` variation, nested or holding comments; skipped whole.
+    fn variation(&mut self) {
+        let (from, mut depth) = (self.line, 0);
+        while self.i < self.chars.len() {
+            match self.chars[self.i] {
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                '\n' => self.line += 1,
+                '{' => {
+                    while self.i < self.chars.len() && self.chars[self.i] != '}' {
+                        if self.chars[self.i] == '\n' {
+                            self.line += 1;
+                        }
+                        self.i += 1;
+                    }
+                }
+                _ => {}
+            }
+            self.i += 1;
+            if depth == 0 {
+                break;
+            }
+        }
+        if depth != 0 {
+            self.start_game();
+            self.cur
+                .fault
+                .get_or_insert((from, "a variation ( with no )".to_string()));
+        }
+    }
+
+    /// A result marker, a NAG, a move number or a move.
+    fn token(&mut self) {
+        let chars = &self.chars;
+        let end = (self.i..chars.len())
+            .find(|&k| chars[k].is_whitespace() || "{}()[];".contains(chars[k]))
+            .unwrap_or(chars.len());
+        let token: String = chars[self.i..end].iter().collect();
+        self.i = end;
+        self.start_game();
+        let line = self.line;
+        let cur = &mut self.cur;
+        if MARKERS.contains(&token.as_str()) {
+            cur.marker = Some(token);
+            return;
+        }
+        if token.starts_with('$') || token == ")" || token == "}" {
+            if token != "$" && token[1..].chars().all(|c| c.is_ascii_digit()) {
+                return;
+            }
+            cur.fault
+                .get_or_insert((line, format!("unexpected {token:?}")));
+            return;
+        }
+        // Move numbers: `12.`, `12...`, and `1.e4` as one token.
+        let digits = token.chars().take_while(char::is_ascii_digit).count();
+        let dots = token[digits..].chars().take_while(|&c| c == '.').count();
+        let mv = if digits > 0 && dots > 0 {
+            &token[digits + dots..]
+        } else {
+            token.as_str()
+        };
+        if !mv.is_empty() {
+            if cur.marker.is_some() {
+                cur.fault
+                    .get_or_insert((line, format!("move {mv:?} after the result")));
+            }
+            cur.moves.push(mv.to_string());
+        }
+    }
 }
 
 /// `[Name "value"]`, with `\"` and `\\` in the value.
