@@ -222,62 +222,29 @@ impl Server {
     }
 
     fn create(&self, form: &HashMap<String, String>) -> Answer {
+        match self.try_create(form) {
+            Ok(a) | Err(a) => a,
+        }
+    }
+
+    /// `create` with its refusals as `Err`, checked in this order: the
+    /// engine, the colour, the illegal-move policy, room for a game, the
+    /// seed, the rules.
+    fn try_create(&self, form: &HashMap<String, String>) -> Result<Answer, Answer> {
         let Some(id) = form.get("engine") else {
-            return Answer::error(400, "missing form field: engine");
+            return Err(Answer::error(400, "missing form field: engine"));
         };
         let Some(entry) = engines::entry(id) else {
-            return Answer::error(404, &EngineError::Unknown(id.clone()).to_string());
+            return Err(Answer::error(
+                404,
+                &EngineError::Unknown(id.clone()).to_string(),
+            ));
         };
-        let person = match form.get("color").map(String::as_str) {
-            // As `retrochess play`: the program moves first (White in
-            // chess, Black in draughts), as it did on its machine.
-            None | Some("") => match entry.game {
-                GameKind::Chess => Color::Black,
-                GameKind::Draughts => Color::White,
-            },
-            Some("white") => Color::White,
-            Some("black") => Color::Black,
-            Some(c) => {
-                return Answer::error(400, &format!("color {c:?}: expected white or black"));
-            }
-        };
-        let illegal: IllegalMoves = match form.get("illegal").map_or(Ok(IllegalMoves::Play), |s| {
-            if s.is_empty() {
-                Ok(IllegalMoves::Play)
-            } else {
-                s.parse()
-            }
-        }) {
-            Ok(i) => i,
-            Err(e) => return Answer::error(400, &e),
-        };
+        let person = form_color(form, entry.game)?;
+        let illegal = form_illegal(form)?;
         self.drop_idle();
-        {
-            let games = lock(&self.games);
-            if games.len() >= self.limits.max_games {
-                let mut a = Answer::error(
-                    503,
-                    &format!(
-                        "too many games at once: {} are being played, the limit is {}; \
-                         an idle game is dropped after {} minutes — try again later",
-                        games.len(),
-                        self.limits.max_games,
-                        self.limits.idle.as_secs() / 60
-                    ),
-                );
-                a.headers.push(("Retry-After", "60".to_string()));
-                return a;
-            }
-        }
-        let seed = match form.get("seed").filter(|s| !s.is_empty()) {
-            None => None,
-            Some(s) => match s.parse::<u64>() {
-                Ok(n) => Some(n),
-                Err(_) => {
-                    return Answer::error(400, &format!("seed {s:?}: expected a whole number"));
-                }
-            },
-        };
+        self.check_room()?;
+        let seed = form_seed(form)?;
         let (game_id, seed) = {
             let mut rng = lock(&self.rng);
             let id = format!("{:016x}", rng.next_u64());
@@ -287,40 +254,35 @@ impl Server {
             seed,
             ..self.options.clone()
         };
-        let made = match entry.game {
-            GameKind::Chess => {
-                if form.get("rules").is_some_and(|r| !r.is_empty()) {
-                    return Answer::error(400, &format!("rules: {id} plays chess"));
-                }
-                Table::new(ChessRules, id, &options, person, illegal)
-                    .map(|t| AnyTable::Chess(Box::new(t)))
-            }
-            GameKind::Draughts => {
-                let rules = form.get("rules").map_or("english", String::as_str);
-                let rules = if rules.is_empty() { "english" } else { rules };
-                let variant: Variant = match rules.parse() {
-                    Ok(v) => v,
-                    Err(e) => return Answer::error(400, &format!("rules: {e}")),
-                };
-                Table::new(Draughts::new(variant), id, &options, person, illegal)
-                    .map(|t| AnyTable::Draughts(Box::new(t)))
-            }
-        };
-        let mut table = match made {
-            Ok(t) => t,
-            Err(e) => return Answer::error(500, &format!("cannot start {id}: {e}")),
-        };
-        let moved = with_table!(&mut table, t => engine_turn(t));
-        if let Err(a) = moved {
-            return a;
-        }
+        let mut table = new_table(form, entry.game, id, &options, person, illegal)?;
+        with_table!(&mut table, t => engine_turn(t))?;
         let state = with_table!(&mut table, t => state(&game_id, t));
         let slot = Arc::new(Mutex::new(Slot {
             table,
             used: Instant::now(),
         }));
         lock(&self.games).insert(game_id, slot);
-        Answer::json(201, state)
+        Ok(Answer::json(201, state))
+    }
+
+    /// A 503 with `Retry-After` when `max_games` are being played.
+    fn check_room(&self) -> Result<(), Answer> {
+        let games = lock(&self.games);
+        if games.len() >= self.limits.max_games {
+            let mut a = Answer::error(
+                503,
+                &format!(
+                    "too many games at once: {} are being played, the limit is {}; \
+                     an idle game is dropped after {} minutes — try again later",
+                    games.len(),
+                    self.limits.max_games,
+                    self.limits.idle.as_secs() / 60
+                ),
+            );
+            a.headers.push(("Retry-After", "60".to_string()));
+            return Err(a);
+        }
+        Ok(())
     }
 
     fn game_request(&self, req: &Request<'_>, id: &str, rest: &[&str], query: &str) -> Answer {
@@ -421,6 +383,83 @@ fn game_name(g: GameKind) -> &'static str {
         GameKind::Chess => "chess",
         GameKind::Draughts => "draughts",
     }
+}
+
+/// The person's colour from the `color` field.
+fn form_color(form: &HashMap<String, String>, game: GameKind) -> Result<Color, Answer> {
+    match form.get("color").map(String::as_str) {
+        // As `retrochess play`: the program moves first (White in
+        // chess, Black in draughts), as it did on its machine.
+        None | Some("") => Ok(match game {
+            GameKind::Chess => Color::Black,
+            GameKind::Draughts => Color::White,
+        }),
+        Some("white") => Ok(Color::White),
+        Some("black") => Ok(Color::Black),
+        Some(c) => Err(Answer::error(
+            400,
+            &format!("color {c:?}: expected white or black"),
+        )),
+    }
+}
+
+/// The policy for the engine's illegal moves from the `illegal` field.
+fn form_illegal(form: &HashMap<String, String>) -> Result<IllegalMoves, Answer> {
+    form.get("illegal")
+        .map_or(Ok(IllegalMoves::Play), |s| {
+            if s.is_empty() {
+                Ok(IllegalMoves::Play)
+            } else {
+                s.parse()
+            }
+        })
+        .map_err(|e: String| Answer::error(400, &e))
+}
+
+/// The `seed` field, if given.
+fn form_seed(form: &HashMap<String, String>) -> Result<Option<u64>, Answer> {
+    match form.get("seed").filter(|s| !s.is_empty()) {
+        None => Ok(None),
+        Some(s) => match s.parse::<u64>() {
+            Ok(n) => Ok(Some(n)),
+            Err(_) => Err(Answer::error(
+                400,
+                &format!("seed {s:?}: expected a whole number"),
+            )),
+        },
+    }
+}
+
+/// The table for engine `id`, with the draughts rules from the `rules`
+/// field (refused for chess).
+fn new_table(
+    form: &HashMap<String, String>,
+    game: GameKind,
+    id: &str,
+    options: &EngineOptions,
+    person: Color,
+    illegal: IllegalMoves,
+) -> Result<AnyTable, Answer> {
+    let made = match game {
+        GameKind::Chess => {
+            if form.get("rules").is_some_and(|r| !r.is_empty()) {
+                return Err(Answer::error(400, &format!("rules: {id} plays chess")));
+            }
+            Table::new(ChessRules, id, options, person, illegal)
+                .map(|t| AnyTable::Chess(Box::new(t)))
+        }
+        GameKind::Draughts => {
+            let rules = form.get("rules").map_or("english", String::as_str);
+            let rules = if rules.is_empty() { "english" } else { rules };
+            let variant: Variant = match rules.parse() {
+                Ok(v) => v,
+                Err(e) => return Err(Answer::error(400, &format!("rules: {e}"))),
+            };
+            Table::new(Draughts::new(variant), id, options, person, illegal)
+                .map(|t| AnyTable::Draughts(Box::new(t)))
+        }
+    };
+    made.map_err(|e| Answer::error(500, &format!("cannot start {id}: {e}")))
 }
 
 /// Lets the engine move if it is its turn; a driver error is a 500.
