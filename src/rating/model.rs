@@ -96,61 +96,18 @@ pub fn fit(
     let with_nu = model == DrawModel::Davidson && draws > 0.0;
     // Unknowns: θ of players 1..m (player 0 holds 0), then ln ν.
     let dim = m.saturating_sub(1) + usize::from(with_nu);
-    let mut theta = vec![0.0; m];
-    let mut ln_nu = 0.0;
-    if let Some(s) = start {
-        let base = s.elo[players[0]];
-        for (k, &p) in players.iter().enumerate() {
-            if s.elo[p].is_finite() && base.is_finite() {
-                theta[k] = (s.elo[p] - base) * ELO;
-            }
-        }
-        if s.nu > 0.0 {
-            ln_nu = s.nu.ln().min(LN_NU_MAX);
-        }
-    }
+    let (mut theta, mut ln_nu) = starting_point(players, start);
     let problem = Problem {
         pairs: &pairs,
         prior_pairs: &prior_pairs,
         prior,
         with_nu,
     };
-    let mut steps = 0;
-    if m > 1 {
-        for _ in 0..200 {
-            let (value, grad, hess) = problem.evaluate(&theta, ln_nu, dim);
-            // Newton: solve (−H)·step = g.
-            let Some(step) = solve(
-                hess.iter()
-                    .map(|r| r.iter().map(|h| -h).collect())
-                    .collect(),
-                grad.clone(),
-            ) else {
-                break;
-            };
-            steps += 1;
-            // Backtracking: the likelihood must not fall.
-            let mut t = 1.0;
-            let mut moved = 0.0f64;
-            for _ in 0..40 {
-                let (th, nu) = problem.step(&theta, ln_nu, &step, t);
-                if problem.value(&th, nu) >= value - 1e-12 * value.abs().max(1.0) {
-                    moved = th
-                        .iter()
-                        .zip(&theta)
-                        .map(|(a, b)| (a - b).abs())
-                        .fold((nu - ln_nu).abs(), f64::max);
-                    theta = th;
-                    ln_nu = nu;
-                    break;
-                }
-                t /= 2.0;
-            }
-            if moved < 1e-12 {
-                break;
-            }
-        }
-    }
+    let steps = if m > 1 {
+        problem.maximise(&mut theta, &mut ln_nu, dim)
+    } else {
+        0
+    };
     let mean = theta.iter().sum::<f64>() / m.max(1) as f64;
     let mut elo = vec![f64::NAN; n];
     for (k, &p) in players.iter().enumerate() {
@@ -163,6 +120,25 @@ pub fn fit(
     }
 }
 
+/// `θ` (relative to `players[0]`) and `ln ν` to start from: `start`'s, or
+/// all equal and `ν = 1`.
+fn starting_point(players: &[usize], start: Option<&Fit>) -> (Vec<f64>, f64) {
+    let mut theta = vec![0.0; players.len()];
+    let mut ln_nu = 0.0;
+    if let Some(s) = start {
+        let base = s.elo[players[0]];
+        for (k, &p) in players.iter().enumerate() {
+            if s.elo[p].is_finite() && base.is_finite() {
+                theta[k] = (s.elo[p] - base) * ELO;
+            }
+        }
+        if s.nu > 0.0 {
+            ln_nu = s.nu.ln().min(LN_NU_MAX);
+        }
+    }
+    (theta, ln_nu)
+}
+
 /// The log-likelihood (with the prior) over one group's results.
 struct Problem<'a> {
     pairs: &'a [((usize, usize), [f64; 3])],
@@ -172,6 +148,51 @@ struct Problem<'a> {
 }
 
 impl Problem<'_> {
+    /// Newton's method from `theta`, `ln_nu` to the maximum (at most 200
+    /// steps); returns the steps taken.
+    fn maximise(&self, theta: &mut Vec<f64>, ln_nu: &mut f64, dim: usize) -> usize {
+        let mut steps = 0;
+        for _ in 0..200 {
+            let (value, grad, hess) = self.evaluate(theta, *ln_nu, dim);
+            // Newton: solve (−H)·step = g.
+            let Some(step) = solve(
+                hess.iter()
+                    .map(|r| r.iter().map(|h| -h).collect())
+                    .collect(),
+                grad.clone(),
+            ) else {
+                break;
+            };
+            steps += 1;
+            if self.backtrack(theta, ln_nu, &step, value) < 1e-12 {
+                break;
+            }
+        }
+        steps
+    }
+
+    /// Takes the longest of `step`, `step/2`, … (40 tries) by which the
+    /// likelihood does not fall below `value`; returns how far the
+    /// unknowns moved (0 if none did).
+    fn backtrack(&self, theta: &mut Vec<f64>, ln_nu: &mut f64, step: &[f64], value: f64) -> f64 {
+        let mut t = 1.0;
+        for _ in 0..40 {
+            let (th, nu) = self.step(theta, *ln_nu, step, t);
+            if self.value(&th, nu) >= value - 1e-12 * value.abs().max(1.0) {
+                let moved = th
+                    .iter()
+                    .zip(theta.iter())
+                    .map(|(a, b)| (a - b).abs())
+                    .fold((nu - *ln_nu).abs(), f64::max);
+                *theta = th;
+                *ln_nu = nu;
+                return moved;
+            }
+            t /= 2.0;
+        }
+        0.0
+    }
+
     fn step(&self, theta: &[f64], ln_nu: f64, step: &[f64], t: f64) -> (Vec<f64>, f64) {
         let mut th = theta.to_vec();
         for k in 1..th.len() {
