@@ -109,23 +109,7 @@ impl Ratings {
 
 /// Rates `n` players from `games`.
 pub fn rate(n: usize, games: &[RatedGame], options: &RateOptions) -> Ratings {
-    let mut wdl = vec![Wdl::default(); n];
-    for g in games {
-        match g.result {
-            Score::WhiteWins => {
-                wdl[g.white].wins += 1;
-                wdl[g.black].losses += 1;
-            }
-            Score::Draw => {
-                wdl[g.white].draws += 1;
-                wdl[g.black].draws += 1;
-            }
-            Score::BlackWins => {
-                wdl[g.black].wins += 1;
-                wdl[g.white].losses += 1;
-            }
-        }
-    }
+    let wdl = tally(n, games);
     let group = group(n, games, options.anchor.map(|(p, _)| p));
     let played: Vec<usize> = (0..n).filter(|&p| wdl[p].games() > 0).collect();
     let unconnected = played
@@ -173,17 +157,7 @@ pub fn rate(n: usize, games: &[RatedGame], options: &RateOptions) -> Ratings {
             })
             .collect(),
     };
-    let interval = (0..n)
-        .map(|p| {
-            if samples.is_empty() || !group.contains(&p) {
-                return None;
-            }
-            let mut xs: Vec<f64> = samples.iter().map(|s| s[p]).collect();
-            xs.sort_by(f64::total_cmp);
-            let at = |q: f64| xs[((q * xs.len() as f64).floor() as usize).min(xs.len() - 1)];
-            Some((at(0.025), at(0.975)))
-        })
-        .collect();
+    let interval = intervals(n, &group, &samples);
     let mut order = group.clone();
     order.sort_by(|&a, &b| full.elo[b].total_cmp(&full.elo[a]).then(a.cmp(&b)));
     Ratings {
@@ -195,6 +169,44 @@ pub fn rate(n: usize, games: &[RatedGame], options: &RateOptions) -> Ratings {
         nu: full.nu,
         samples,
     }
+}
+
+/// Each player's wins, draws and losses.
+fn tally(n: usize, games: &[RatedGame]) -> Vec<Wdl> {
+    let mut wdl = vec![Wdl::default(); n];
+    for g in games {
+        match g.result {
+            Score::WhiteWins => {
+                wdl[g.white].wins += 1;
+                wdl[g.black].losses += 1;
+            }
+            Score::Draw => {
+                wdl[g.white].draws += 1;
+                wdl[g.black].draws += 1;
+            }
+            Score::BlackWins => {
+                wdl[g.black].wins += 1;
+                wdl[g.white].losses += 1;
+            }
+        }
+    }
+    wdl
+}
+
+/// Each player's 95% interval: the 2.5th and 97.5th percentiles of its
+/// bootstrap `samples`; `None` outside `group` or without samples.
+fn intervals(n: usize, group: &[usize], samples: &[Vec<f64>]) -> Vec<Option<(f64, f64)>> {
+    (0..n)
+        .map(|p| {
+            if samples.is_empty() || !group.contains(&p) {
+                return None;
+            }
+            let mut xs: Vec<f64> = samples.iter().map(|s| s[p]).collect();
+            xs.sort_by(f64::total_cmp);
+            let at = |q: f64| xs[((q * xs.len() as f64).floor() as usize).min(xs.len() - 1)];
+            Some((at(0.025), at(0.975)))
+        })
+        .collect()
 }
 
 /// Results by pair.
