@@ -390,47 +390,8 @@ impl Collection {
         if white.to_lowercase() == black.to_lowercase() {
             return Err((at, format!("{white} plays itself")));
         }
-        let token = match (game.tag("Result"), &game.marker) {
-            (Some(tag), Some(marker)) if tag != marker => {
-                return Err((
-                    at,
-                    format!("Result tag {tag:?} but the moves end {marker:?}"),
-                ));
-            }
-            (Some(tag), _) => tag.to_string(),
-            (None, Some(marker)) => marker.clone(),
-            (None, None) => return Err((at, "no result".to_string())),
-        };
-        let result = match kind {
-            Kind::Chess => match token.as_str() {
-                "1-0" => Some(Some(Score::WhiteWins)),
-                "0-1" => Some(Some(Score::BlackWins)),
-                "1/2-1/2" => Some(Some(Score::Draw)),
-                "*" => Some(None),
-                _ => None,
-            },
-            Kind::Draughts => parse_result(&token).map(|r| {
-                r.map(|r| match r {
-                    GameResult::Win(c) if c.is_white() => Score::WhiteWins,
-                    GameResult::Win(_) => Score::BlackWins,
-                    GameResult::Draw => Score::Draw,
-                })
-            }),
-        };
-        let result = match result {
-            Some(Some(r)) => r,
-            Some(None) => return Err((at, "unfinished (*)".to_string())),
-            None => return Err((at, format!("unknown result {token:?}"))),
-        };
-        let mut key: BTreeMap<&str, &str> = BTreeMap::new();
-        for (k, v) in &game.tags {
-            key.insert(k, v);
-        }
-        // The same game under names written differently is the same game.
-        let (w, b) = (white.to_lowercase(), black.to_lowercase());
-        key.insert("White", &w);
-        key.insert("Black", &b);
-        let key = format!("{key:?}{:?}", game.moves);
+        let result = score(kind, game)?;
+        let key = dedup_key(game, &white, &black);
         if !self.seen.insert(key) {
             self.duplicates += 1;
             return Ok(());
@@ -444,6 +405,58 @@ impl Collection {
         });
         Ok(())
     }
+}
+
+/// A record's result, from its `Result` tag or the marker ending its moves
+/// (which must agree); an unfinished game (`*`) is refused.
+fn score(kind: Kind, game: &Scanned) -> Result<Score, (usize, String)> {
+    let at = game.line;
+    let token = match (game.tag("Result"), &game.marker) {
+        (Some(tag), Some(marker)) if tag != marker => {
+            return Err((
+                at,
+                format!("Result tag {tag:?} but the moves end {marker:?}"),
+            ));
+        }
+        (Some(tag), _) => tag.to_string(),
+        (None, Some(marker)) => marker.clone(),
+        (None, None) => return Err((at, "no result".to_string())),
+    };
+    let result = match kind {
+        Kind::Chess => match token.as_str() {
+            "1-0" => Some(Some(Score::WhiteWins)),
+            "0-1" => Some(Some(Score::BlackWins)),
+            "1/2-1/2" => Some(Some(Score::Draw)),
+            "*" => Some(None),
+            _ => None,
+        },
+        Kind::Draughts => parse_result(&token).map(|r| {
+            r.map(|r| match r {
+                GameResult::Win(c) if c.is_white() => Score::WhiteWins,
+                GameResult::Win(_) => Score::BlackWins,
+                GameResult::Draw => Score::Draw,
+            })
+        }),
+    };
+    match result {
+        Some(Some(r)) => Ok(r),
+        Some(None) => Err((at, "unfinished (*)".to_string())),
+        None => Err((at, format!("unknown result {token:?}"))),
+    }
+}
+
+/// What makes two records the same game: their tags and moves, the
+/// players' names compared without case.
+fn dedup_key(game: &Scanned, white: &str, black: &str) -> String {
+    let mut key: BTreeMap<&str, &str> = BTreeMap::new();
+    for (k, v) in &game.tags {
+        key.insert(k, v);
+    }
+    // The same game under names written differently is the same game.
+    let (w, b) = (white.to_lowercase(), black.to_lowercase());
+    key.insert("White", &w);
+    key.insert("Black", &b);
+    format!("{key:?}{:?}", game.moves)
 }
 
 fn kind_name(kind: Kind) -> &'static str {
