@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use retrochess::rating::records::{Collection, Kind};
-use retrochess::rating::{self, DrawModel, RateOptions, report};
+use retrochess::rating::{self, DrawModel, RateOptions, Ratings, report};
 
 use super::CliError;
 
@@ -105,22 +105,34 @@ fn rate(args: &RateArgs, seed: u64) -> Result<(), String> {
         );
     }
     if args.csv {
-        println!("player,elo,lo,hi,games,wins,draws,losses");
-        for &p in &r.order {
-            let (lo, hi) = r.interval[p].unwrap_or((f64::NAN, f64::NAN));
-            let w = &r.wdl[p];
-            println!(
-                "\"{}\",{},{lo},{hi},{},{},{},{}",
-                c.names[p].replace('"', "\"\""),
-                r.elo[p],
-                w.games(),
-                w.wins,
-                w.draws,
-                w.losses
-            );
-        }
-        return Ok(());
+        print_csv(&c, &r);
+    } else {
+        print_report(args, &c, &r, &options);
     }
+    Ok(())
+}
+
+/// The ratings as CSV, best first.
+fn print_csv(c: &Collection, r: &Ratings) {
+    println!("player,elo,lo,hi,games,wins,draws,losses");
+    for &p in &r.order {
+        let (lo, hi) = r.interval[p].unwrap_or((f64::NAN, f64::NAN));
+        let w = &r.wdl[p];
+        println!(
+            "\"{}\",{},{lo},{hi},{},{},{},{}",
+            c.names[p].replace('"', "\"\""),
+            r.elo[p],
+            w.games(),
+            w.wins,
+            w.draws,
+            w.losses
+        );
+    }
+}
+
+/// The ratings as text: a summary line, the method, the table, and with
+/// `--pairs` the head-to-head results.
+fn print_report(args: &RateArgs, c: &Collection, r: &Ratings, options: &RateOptions) {
     let rated = c
         .games
         .iter()
@@ -139,13 +151,12 @@ fn rate(args: &RateArgs, seed: u64) -> Result<(), String> {
             n => format!(", {n} skipped"),
         },
     );
-    print!("{}", report::method(&c.names, &r, &options));
+    print!("{}", report::method(&c.names, r, options));
     println!();
-    print!("{}", report::table(&c.names, &r, args.los));
+    print!("{}", report::table(&c.names, r, args.los));
     if args.pairs {
-        print!("{}", report::head_to_head(&c.names, &r, &c.games));
+        print!("{}", report::head_to_head(&c.names, r, &c.games));
     }
-    Ok(())
 }
 
 /// The games of `files`, each read as `kind`; what cannot be read is kept
