@@ -280,7 +280,8 @@ fn main() -> ExitCode {
     }
 }
 
-/// Runs the subcommand; `top` is the `--engine` given before it.
+/// Runs the subcommand; `top` is the `--engine` given before it. Its length
+/// is the dispatch table's: one match arm a subcommand.
 fn run(
     command: Option<Command>,
     top: Option<String>,
