@@ -209,7 +209,10 @@ impl Scanner {
         let chars = &self.chars;
         let end = (self.i..chars.len())
             .find(|&k| chars[k].is_whitespace() || "{}()[];".contains(chars[k]))
-            .unwrap_or(chars.len());
+            .unwrap_or(chars.len())
+            // A stray delimiter no other construct took (`)`, `}`, `]`) is
+            // a token of its own, so the scan always moves on.
+            .max(self.i + 1);
         let token: String = chars[self.i..end].iter().collect();
         self.i = end;
         self.start_game();
@@ -219,8 +222,9 @@ impl Scanner {
             cur.marker = Some(token);
             return;
         }
-        if token.starts_with('$') || token == ")" || token == "}" {
-            if token != "$" && token[1..].chars().all(|c| c.is_ascii_digit()) {
+        if token.starts_with('$') || [")", "}", "]"].contains(&token.as_str()) {
+            let nag = token.len() > 1 && token[1..].chars().all(|c| c.is_ascii_digit());
+            if token.starts_with('$') && nag {
                 return;
             }
             cur.fault

@@ -275,3 +275,27 @@ fn bad_input_is_named_and_the_rest_is_rated() {
     let (ok, _, err) = common::retrochess(&["rate", &e, &m], "");
     assert!(!ok && err.contains("no game to rate"), "{err}");
 }
+
+/// A stray `)`, `}` or `]` in the movetext is an error of that game, named
+/// with its line; it once stopped the scan from moving on, and `rate` hung.
+#[test]
+fn stray_delimiters_are_named_and_do_not_hang() {
+    let mut text = pgn_game(1, "Alpha", "Bravo", "1-0");
+    for (k, stray) in [")", "}", "]"].into_iter().enumerate() {
+        text += &format!(
+            "[White \"Alpha\"]\n[Black \"Bravo\"]\n[Result \"0-1\"]\n\n1. e4 {stray} e5 0-1\n\n"
+        );
+        text += &pgn_game(2 + k, "Alpha", "Bravo", "1/2-1/2");
+    }
+    let file = write("stray.pgn", &text);
+    let f = file.display().to_string();
+    let (ok, out, err) = common::retrochess(&["rate", &f], "");
+    assert!(ok, "{err}");
+    for stray in [")", "}", "]"] {
+        assert!(
+            err.contains(&format!("unexpected \"{stray}\"")),
+            "{stray}: {err}"
+        );
+    }
+    assert!(out.starts_with("4 games of 2 players"), "{out}");
+}
