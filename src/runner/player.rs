@@ -184,7 +184,7 @@ impl FromStr for PlayerSpec {
 fn parse_plain(s: &str, parts: &[&str]) -> Result<PlayerSpec, SpecError> {
     let head = parts.first().map_or("", |h| h.trim());
     if !head.contains('=') {
-        return parse_built_in(s, head, &parts[1..]);
+        return parse_built_in(s, head, parts.get(1..).unwrap_or(&[]));
     }
     let (mut cmd, mut proto, mut name, mut args, mut options, mut nodes) =
         (None, None, None, Vec::new(), Vec::new(), None);
@@ -514,6 +514,16 @@ mod tests {
         );
         let spec: PlayerSpec = "cmd=engines/\t\t,proto=cecp".parse().unwrap();
         assert_eq!(spec.name(), "engines/");
+    }
+
+    /// Found by the `player_spec` fuzz target in CI: a spec that is only
+    /// `dilute=P` panicked (an empty list sliced from 1); it is refused.
+    #[test]
+    fn dilute_alone_is_refused_not_a_panic() {
+        for spec in ["dilute=  1e-300", "dilute=0.5", " dilute=1 "] {
+            let err = spec.parse::<PlayerSpec>().map_err(|e| e.to_string());
+            assert!(err.is_err(), "{spec:?} accepted");
+        }
     }
 
     #[test]
