@@ -121,13 +121,14 @@ fn own_lockstep_agrees_over_every_programs_searches_both_colours() {
                 *prefixes.entry(prefix(o)).or_default() += 1;
             }
             println!(
-                "{id} ({}): {replies} positions, {} instructions, {} distinct opcodes (by prefix: {prefixes:?}), {} divergences",
+                "{id} ({}): {replies} positions, {} instructions, {} whole runs, {} distinct opcodes (by prefix: {prefixes:?}), {} divergences",
                 if engine_first {
                     "moving first"
                 } else {
                     "moving second"
                 },
                 report.instructions,
+                report.runs,
                 report.opcodes.len(),
                 report.divergences
             );
@@ -135,6 +136,7 @@ fn own_lockstep_agrees_over_every_programs_searches_both_colours() {
             assert!(report.tstates.is_empty(), "{id}: {:?}", report.tstates);
             assert_eq!(replies, n);
             assert!(report.instructions > 0);
+            assert!(report.runs > 0, "{id}: no whole run compared");
             instructions += report.instructions;
             all.extend(report.opcodes);
         }

@@ -7,7 +7,7 @@
 
 use super::own::Own;
 use super::z80emu::Z80emu;
-use super::{Bus, Marks, Memory, Regs};
+use super::{Bus, HostWrites, Marks, Memory, Regs};
 use crate::machine::Fault;
 
 /// 64K of RAM, every address executable; `IN` answers a byte made from
@@ -15,6 +15,7 @@ use crate::machine::Fault;
 #[derive(Clone)]
 pub struct FlatBus {
     pub mem: Box<[u8; 0x10000]>,
+    host_writes: HostWrites,
 }
 
 impl FlatBus {
@@ -26,7 +27,10 @@ impl FlatBus {
                 *m = *b;
             }
         }
-        FlatBus { mem }
+        FlatBus {
+            mem,
+            host_writes: HostWrites::default(),
+        }
     }
 }
 
@@ -37,6 +41,7 @@ impl Memory for FlatBus {
 
     fn poke(&mut self, addr: u16, value: u8) {
         self.mem[usize::from(addr)] = value;
+        self.host_writes.note(addr);
     }
 }
 
@@ -69,6 +74,10 @@ impl Bus for FlatBus {
 
     fn ram(&self) -> &[u8] {
         &self.mem[..]
+    }
+
+    fn take_host_writes(&mut self) -> Option<(u16, u16)> {
+        self.host_writes.take()
     }
 }
 

@@ -107,6 +107,8 @@ impl fmt::Display for Opcode {
 pub struct Report {
     /// Instructions run by both cores and compared.
     pub instructions: u64,
+    /// Whole runs of our core (see [`Lockstep::run`]) compared.
+    pub runs: u64,
     /// Distinct opcodes among them.
     pub opcodes: BTreeSet<Opcode>,
     /// Instructions whose T-states differ: (opcode, z80emu, follower) → count.
@@ -229,7 +231,48 @@ impl Lockstep {
         self.follow.set_regs(regs);
     }
 
+    /// Runs both cores instruction by instruction, compared after each;
+    /// with our core following, a copy of it also runs the whole run at
+    /// once on a copy of the bus (decoded blocks and all), compared at the
+    /// end: where the run ended, every register, MEMPTR, the T-states and
+    /// the RAM.
     pub fn run<B: Bus>(&mut self, bus: &mut B, marks: &Marks, until: u64) -> RunEnd {
+        let whole = match &self.follow {
+            Follow::Own(c) => Some((c.clone(), bus.clone())),
+            Follow::Iz80(_) => None,
+        };
+        let end = self.run_steps(bus, marks, until);
+        if let Some((mut runner, mut copy)) = whole {
+            let runner_end = runner.run(&mut copy, marks, until);
+            let (a, b) = (self.lead.regs(), runner.regs());
+            let same = end == runner_end
+                && a == b
+                && runner.memptr() == self.lead.memptr()
+                && runner.halted() == self.lead.halted()
+                && runner.tstates() == self.lead.tstates()
+                && bus.ram() == copy.ram();
+            REPORT.with(|r| {
+                let mut r = r.borrow_mut();
+                r.runs += 1;
+                if !same {
+                    r.divergences += 1;
+                    if r.first.len() < 5 {
+                        let ram = first_difference(bus.ram(), copy.ram());
+                        r.first.push(format!(
+                            "a whole run to {until}: z80emu {end:?} {a} R {:02X} {} T / own {runner_end:?} {b} R {:02X} {} T{ram}",
+                            a.r,
+                            self.lead.tstates(),
+                            b.r,
+                            runner.tstates()
+                        ));
+                    }
+                }
+            });
+        }
+        end
+    }
+
+    fn run_steps<B: Bus>(&mut self, bus: &mut B, marks: &Marks, until: u64) -> RunEnd {
         let mut copy = bus.clone();
         if self.lead.halted() {
             self.follow.run(&mut copy, marks, until);

@@ -142,11 +142,78 @@ pub trait Bus: Memory + Clone {
     fn executable(&self, addr: u16) -> bool;
     /// The RAM as the bus keeps it (for comparisons).
     fn ram(&self) -> &[u8];
+
+    /// Can the CPU read `addr` as part of an instruction with no effect
+    /// but the byte (no fault, no poll)? Our core pre-decodes only
+    /// instructions whose bytes all are; the others it reads as it runs.
+    fn plain(&self, addr: u16) -> bool {
+        self.executable(addr)
+    }
+
+    /// The memory cell behind `addr`: addresses that mirror each other
+    /// (the ZX81's 1K repeats through its RAM space) share one, so that a
+    /// write through either reaches code decoded from the other.
+    fn cell(&self, addr: u16) -> u16 {
+        addr
+    }
+
+    /// The cells written by anyone but the CPU (loaders, traps, the
+    /// machine's clock) since the last call, as one span, cleared; `None`
+    /// if none. A bus that does not keep track answers "all of them",
+    /// which is always right and only slower.
+    fn take_host_writes(&mut self) -> Option<(u16, u16)> {
+        Some((0, 0xFFFF))
+    }
+}
+
+/// The span of cells a bus has had written by its host since the CPU last
+/// asked (see [`Bus::take_host_writes`]). A new bus starts with every cell
+/// written: nothing the CPU decoded before can be trusted on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HostWrites(Option<(u16, u16)>);
+
+impl Default for HostWrites {
+    fn default() -> Self {
+        HostWrites(Some((0, 0xFFFF)))
+    }
+}
+
+impl HostWrites {
+    /// Notes that the host wrote `cell`.
+    #[inline]
+    pub fn note(&mut self, cell: u16) {
+        self.span(cell, cell);
+    }
+
+    /// Notes that the host wrote the cells `first..=last`.
+    pub fn span(&mut self, first: u16, last: u16) {
+        self.0 = Some(match self.0 {
+            Some((lo, hi)) => (lo.min(first), hi.max(last)),
+            None => (first, last),
+        });
+    }
+
+    /// The span written since the last call, cleared.
+    pub fn take(&mut self) -> Option<(u16, u16)> {
+        self.0.take()
+    }
 }
 
 /// Addresses where execution returns to the machine before running the
-/// instruction there, one byte of flags per address of the 64K space.
-pub struct Marks(Box<[u8; 0x10000]>);
+/// instruction there, one byte of flags per address of the 64K space, and
+/// a version that changes whenever they do.
+pub struct Marks {
+    flags: Box<[u8; 0x10000]>,
+    version: u64,
+}
+
+/// Versions of marks, unique across every [`Marks`] of the process (a CPU
+/// that ran with one set of marks and then another sees them differ).
+static MARKS_VERSIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+fn new_marks_version() -> u64 {
+    MARKS_VERSIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
 
 impl Marks {
     /// Outside executable RAM: a ROM routine (trapped or not) or a fault.
@@ -164,34 +231,53 @@ impl Marks {
 
     /// No address marked.
     pub fn new() -> Marks {
-        Marks(Box::new([0; 0x10000]))
+        Marks {
+            flags: Box::new([0; 0x10000]),
+            version: new_marks_version(),
+        }
     }
 
     /// The flags at `addr`.
     #[inline(always)]
     pub fn at(&self, addr: u16) -> u8 {
-        self.0[usize::from(addr)]
+        self.flags[usize::from(addr)]
+    }
+
+    /// Which marks these are: a number that changes when any flag does.
+    #[inline]
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    fn update(&mut self, addr: usize, value: u8) {
+        if self.flags[addr] != value {
+            self.flags[addr] = value;
+            self.version = new_marks_version();
+        }
     }
 
     /// Sets `flag` at `addr`.
     pub fn set(&mut self, addr: u16, flag: u8) {
-        self.0[usize::from(addr)] |= flag;
+        let a = usize::from(addr);
+        self.update(a, self.flags[a] | flag);
     }
 
     /// Clears `flag` at `addr`.
     pub fn clear(&mut self, addr: u16, flag: u8) {
-        self.0[usize::from(addr)] &= !flag;
+        let a = usize::from(addr);
+        self.update(a, self.flags[a] & !flag);
     }
 
     /// Sets (`on`) or clears `flag` on the 256 addresses of `page`.
     pub fn page(&mut self, page: u8, flag: u8, on: bool) {
         let start = usize::from(page) << 8;
-        for m in &mut self.0[start..start + 256] {
-            if on {
-                *m |= flag;
+        for a in start..start + 256 {
+            let value = if on {
+                self.flags[a] | flag
             } else {
-                *m &= !flag;
-            }
+                self.flags[a] & !flag
+            };
+            self.update(a, value);
         }
     }
 }

@@ -39,7 +39,7 @@ use std::cell::Cell;
 use std::collections::VecDeque;
 use std::time::Duration;
 
-use super::cpu::{Bus, Memory};
+use super::cpu::{Bus, HostWrites, Memory};
 use super::emulator::{Devices, Emulator};
 use super::host::{Machine, Model};
 use super::{Fault, MachineError, Stop, TextScreen};
@@ -123,6 +123,8 @@ pub struct SpectrumBus {
     /// The border colour, bits 0–2 of the last OUT to an even port (the
     /// ULA); 7 (white) as the ROM leaves it at power-on.
     border: u8,
+    /// What the host wrote (for the CPU's decoded code).
+    host_writes: HostWrites,
 }
 
 impl SpectrumBus {
@@ -135,6 +137,7 @@ impl SpectrumBus {
             waiting: Cell::new(false),
             in_irq: false,
             border: 7,
+            host_writes: HostWrites::default(),
         }
     }
 
@@ -144,6 +147,7 @@ impl SpectrumBus {
         let (start, end) = (range.start.max(RAM_START), range.end);
         if start < end {
             self.mem[usize::from(start)..usize::from(end)].fill(value);
+            self.host_writes.span(start, end - 1);
         }
     }
 
@@ -179,6 +183,7 @@ impl Memory for SpectrumBus {
     fn poke(&mut self, addr: u16, value: u8) {
         if addr >= RAM_START {
             self.mem[usize::from(addr)] = value;
+            self.host_writes.note(addr);
         }
     }
 }
@@ -230,6 +235,15 @@ impl Bus for SpectrumBus {
 
     fn executable(&self, addr: u16) -> bool {
         addr >= RAM_START
+    }
+
+    /// LAST_K read as an instruction byte would be a poll.
+    fn plain(&self, addr: u16) -> bool {
+        addr >= RAM_START && addr != sysvar::LAST_K
+    }
+
+    fn take_host_writes(&mut self) -> Option<(u16, u16)> {
+        self.host_writes.take()
     }
 }
 

@@ -45,7 +45,7 @@ use std::cell::Cell;
 use std::collections::VecDeque;
 use std::time::Duration;
 
-use super::cpu::{Bus, Memory, Regs};
+use super::cpu::{Bus, HostWrites, Memory, Regs};
 use super::emulator::{Devices, Emulator};
 use super::host::{Machine, Model};
 use super::{Fault, MachineError, SplitMix64, TextScreen};
@@ -134,6 +134,8 @@ pub struct Zx81Bus {
     /// A fault was recorded (read on every instruction: one byte).
     signal: Cell<bool>,
     ignored_rom_writes: u64,
+    /// What the host wrote (for the CPU's decoded code).
+    host_writes: HostWrites,
 }
 
 impl Zx81Bus {
@@ -144,7 +146,15 @@ impl Zx81Bus {
             fault: Cell::new(None),
             signal: Cell::new(false),
             ignored_rom_writes: 0,
+            host_writes: HostWrites::default(),
         }
+    }
+
+    /// A write by the host where the CPU would write (a ROM routine
+    /// performed in Rust): ROM writes are counted as ignored.
+    pub fn store(&mut self, address: u16, value: u8) {
+        self.write(address, value);
+        self.host_writes.note(self.cell(address));
     }
 
     /// ROM reads are rare (the key table) and kept off the hot path.
@@ -174,6 +184,7 @@ impl Memory for Zx81Bus {
     fn poke(&mut self, addr: u16, value: u8) {
         if addr & 0x4000 != 0 {
             self.ram[usize::from(addr & self.mask & 0x3FFF)] = value;
+            self.host_writes.note(self.cell(addr));
         }
     }
 }
@@ -213,6 +224,20 @@ impl Bus for Zx81Bus {
 
     fn executable(&self, addr: u16) -> bool {
         addr & 0xC000 == 0x4000
+    }
+
+    /// RAM repeats through 0x4000–0x7FFF and 0xC000–0xFFFF.
+    #[inline]
+    fn cell(&self, addr: u16) -> u16 {
+        if addr & 0x4000 != 0 {
+            0x4000 | (addr & self.mask & 0x3FFF)
+        } else {
+            addr
+        }
+    }
+
+    fn take_host_writes(&mut self) -> Option<(u16, u16)> {
+        self.host_writes.take()
     }
 }
 

@@ -16,7 +16,6 @@
 
 use super::keyboard::{KEY_TABLE, key_position};
 use super::{Devices, Zx81Bus, Zx81Devices};
-use crate::machine::cpu::Bus;
 use crate::machine::emulator::Emulator;
 use crate::machine::{Fault, Stop};
 
@@ -98,10 +97,10 @@ fn store_bced(emu: &mut Emulator<Zx81Bus>) {
     let [b, c] = regs.bc.to_be_bytes();
     let [d, e] = regs.de.to_be_bytes();
     for v in [b, c, e] {
-        emu.bus_mut().write(hl, v);
+        emu.bus_mut().store(hl, v);
         hl = hl.wrapping_sub(1);
     }
-    emu.bus_mut().write(hl, d);
+    emu.bus_mut().store(hl, d);
     regs.hl = hl;
     emu.set_regs(&regs);
     emu.ret(STORE_BCED_TSTATES);

@@ -20,12 +20,14 @@
 //! `z80emu` after every instruction.
 
 mod alu;
+mod decoded;
 
 pub use alu::{C, H, N, PV, S, X, Y, Z};
 
 use alu::{SZXY, SZXYP, XY};
 
 use super::{Bus, Marks, Regs, RunEnd};
+use decoded::{Block, Decoded, MOST_TSTATES, Slot};
 
 /// Which register pair an instruction's "HL" is: HL, or IX/IY after a DD
 /// or FD prefix.
@@ -33,21 +35,29 @@ const HL: u8 = 0;
 const IX: u8 = 1;
 const IY: u8 = 2;
 
-/// Indexes of the registers in [`Own::r8`].
-const RB: usize = 0;
-const RC: usize = 1;
-const RD: usize = 2;
-const RE: usize = 3;
-const RH: usize = 4;
-const RL: usize = 5;
+/// Indexes of the registers in [`Own::r8`]: each pair low byte first
+/// (C B, E D, L H, F A), so that a pair is one little-endian word there.
+const RC: usize = 0;
+const RB: usize = 1;
+const RE: usize = 2;
+const RD: usize = 3;
+const RL: usize = 4;
+const RH: usize = 5;
 const RF: usize = 6;
 const RA: usize = 7;
 
+/// Where the register of an opcode's 3-bit field (B C D E H L - A) is kept
+/// in [`Own::r8`] (6, the memory operand, names F's place).
+#[inline(always)]
+fn field(r: u8) -> usize {
+    let r = usize::from(r & 7);
+    if r < 6 { r ^ 1 } else { r }
+}
+
 /// A Z80 and its T-state counter.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Own {
-    /// B C D E H L F A, in the order of an opcode's register field (F in
-    /// the place of 6, the memory operand).
+    /// C B E D L H F A (see [`field`]).
     r8: [u8; 8],
     ix: u16,
     iy: u16,
@@ -81,6 +91,8 @@ pub struct Own {
     /// one number).
     limit: u64,
     last_pc: u16,
+    /// The code decoded so far.
+    cache: Decoded,
 }
 
 /// No time: what `q_at` and `ei_at` hold when forgotten.
@@ -111,6 +123,17 @@ impl Default for Own {
             tstates: 0,
             limit: 0,
             last_pc: 0,
+            cache: Decoded::default(),
+        }
+    }
+}
+
+/// A copy decodes afresh.
+impl Clone for Own {
+    fn clone(&self) -> Self {
+        Own {
+            cache: Decoded::default(),
+            ..*self
         }
     }
 }
@@ -263,7 +286,7 @@ impl Own {
     /// Runs from the current PC until `until` T-states, a marked address,
     /// a bus signal or a HALT; the instruction at the current PC runs even
     /// if its address is marked. See [`super::Cpu::run`].
-    #[inline]
+    #[inline(never)]
     pub fn run<B: Bus>(&mut self, bus: &mut B, marks: &Marks, until: u64) -> RunEnd {
         if self.halted {
             // Halted: an M1 cycle (a NOP's fetch) after another.
@@ -273,6 +296,7 @@ impl Own {
             }
             return RunEnd::Limit;
         }
+        self.cache.sync(bus, Some(marks));
         self.limit = until;
         let mut start = self.pc;
         self.exec(bus);
@@ -284,6 +308,10 @@ impl Own {
             self.last_pc = start;
             return RunEnd::Signal;
         }
+        // After a block that ran to its end, no signal is pending, and
+        // the next block (made for these marks) starts at an unmarked
+        // address: neither needs looking at again.
+        let mut clean = false;
         loop {
             if self.tstates >= self.limit {
                 if self.halted {
@@ -294,7 +322,12 @@ impl Own {
                 self.last_pc = start;
                 return RunEnd::Limit;
             }
-            if (marks.at(self.pc) != 0) | bus.signalled() {
+            let pc = self.pc;
+            let mut block = self.cache.blocks[usize::from(pc)];
+            if block.generation != self.cache.blocks_generation {
+                block = self.cache.block(bus, marks, pc);
+            }
+            if !(clean && block.count > 0) && ((marks.at(pc) != 0) | bus.signalled()) {
                 self.last_pc = start;
                 // `z80emu` runs a HALT here and a NOP to leave it.
                 self.forget();
@@ -304,14 +337,26 @@ impl Own {
                     RunEnd::Marked
                 };
             }
-            start = self.pc;
-            self.exec(bus);
+            start = pc;
+            if block.count > 0 && self.tstates + MOST_TSTATES * u64::from(block.count) < self.limit
+            {
+                // No instruction of the block can reach the limit, none is
+                // marked: only a signal or a write into decoded code ends
+                // it early.
+                let (last, stopped) = self.run_block(bus, block);
+                start = last;
+                clean = !stopped;
+            } else {
+                self.exec(bus);
+                clean = false;
+            }
         }
     }
 
     /// Runs one instruction, marks or not (a halted CPU spends an M1
     /// cycle).
     pub fn step<B: Bus>(&mut self, bus: &mut B) {
+        self.cache.sync(bus, None);
         self.last_pc = self.pc;
         if self.halted {
             self.tstates += 4;
@@ -373,17 +418,48 @@ impl Own {
     }
 
     #[inline(always)]
-    fn write16<B: Bus>(bus: &mut B, addr: u16, v: u16) {
-        bus.write(addr, v as u8);
-        bus.write(addr.wrapping_add(1), (v >> 8) as u8);
+    fn write16<B: Bus>(&mut self, bus: &mut B, addr: u16, v: u16) {
+        self.store(bus, addr, v as u8);
+        self.store(bus, addr.wrapping_add(1), (v >> 8) as u8);
+    }
+
+    /// A write by the CPU: a cell decoded code was read from makes the
+    /// decoded code invalid.
+    #[inline(always)]
+    fn store<B: Bus>(&mut self, bus: &mut B, addr: u16, v: u8) {
+        bus.write(addr, v);
+        if self.cache.is_code(bus.cell(addr)) {
+            self.cache.flush();
+        }
+    }
+
+    /// The immediate byte: decoded, or read at PC.
+    #[inline(always)]
+    fn imm8d<const D: bool, B: Bus>(&mut self, bus: &B, n: u16) -> u8 {
+        if D { n as u8 } else { self.imm8(bus) }
+    }
+
+    /// The immediate word: decoded, or read at PC.
+    #[inline(always)]
+    fn imm16d<const D: bool, B: Bus>(&mut self, bus: &B, n: u16) -> u16 {
+        if D { n } else { self.imm16(bus) }
+    }
+
+    /// Steps over a displacement not used (a decoded instruction's PC is
+    /// already past it).
+    #[inline(always)]
+    fn skip<const D: bool>(&mut self) {
+        if !D {
+            self.pc = self.pc.wrapping_add(1);
+        }
     }
 
     #[inline(always)]
     fn push<B: Bus>(&mut self, bus: &mut B, v: u16) {
         self.sp = self.sp.wrapping_sub(1);
-        bus.write(self.sp, (v >> 8) as u8);
+        self.store(bus, self.sp, (v >> 8) as u8);
         self.sp = self.sp.wrapping_sub(1);
-        bus.write(self.sp, v as u8);
+        self.store(bus, self.sp, v as u8);
     }
 
     #[inline(always)]
@@ -420,7 +496,7 @@ impl Own {
     #[inline(always)]
     fn reg<const XX: u8>(&self, r: u8) -> u8 {
         if XX == HL {
-            return self.r8[usize::from(r & 7)];
+            return self.r8[field(r)];
         }
         match r & 7 {
             0 => self.r8[RB],
@@ -436,7 +512,7 @@ impl Own {
     #[inline(always)]
     fn set_reg<const XX: u8>(&mut self, r: u8, v: u8) {
         if XX == HL {
-            self.r8[usize::from(r & 7)] = v;
+            self.r8[field(r)] = v;
             return;
         }
         match r & 7 {
@@ -518,11 +594,83 @@ impl Own {
 
     // --- execution ----------------------------------------------------
 
-    /// Runs one instruction (with its prefixes).
-    #[inline(always)]
+    /// Runs one instruction (with its prefixes): decoded if it can be.
+    #[inline(never)]
     fn exec<B: Bus>(&mut self, bus: &mut B) {
-        let op = self.fetch_op(bus);
-        self.exec_main::<HL, B>(bus, op);
+        let pc = self.pc;
+        let slot = self.cache.slots[usize::from(pc)];
+        if slot.generation == self.cache.generation {
+            self.exec_decoded(bus, slot);
+        } else if let Some(slot) = self.cache.decode(bus, pc) {
+            self.exec_decoded(bus, slot);
+        } else {
+            let op = self.fetch_op(bus);
+            self.exec_main::<HL, B, false>(bus, op, 0);
+        }
+    }
+
+    /// Runs a decoded instruction: its M1 cycle is counted, PC is moved
+    /// past its bytes as reading them would.
+    #[inline(always)]
+    fn exec_decoded<B: Bus>(&mut self, bus: &mut B, slot: Slot) {
+        self.pc = self.pc.wrapping_add(u16::from(slot.len));
+        self.r = self.r.wrapping_add(1);
+        self.exec_main::<HL, B, true>(bus, slot.op, slot.n);
+    }
+
+    /// Runs a block (see [`decoded`]) until its end, a signal from the bus
+    /// or a write into decoded code; gives the address of the last
+    /// instruction run, and whether it stopped early.
+    #[inline(always)]
+    fn run_block<B: Bus>(&mut self, bus: &mut B, block: Block) -> (u16, bool) {
+        let generation = self.cache.generation;
+        let first = block.first;
+        let last = first.wrapping_add(u16::from(block.count) - 1);
+        let mut i = first;
+        loop {
+            let e = self.cache.arena[usize::from(i)];
+            // One arm per opcode, each `exec_main` with its opcode a
+            // constant, so that the compiler folds the opcode's fields
+            // (registers, condition, ALU operation, length) and which
+            // checks follow it into the arm: a jump table of 256
+            // specialised instructions.
+            macro_rules! specialised {
+                ($($op:literal)*) => {
+                    match e.op {
+                        $($op => {
+                            self.pc = self.pc.wrapping_add(decoded::length($op));
+                            self.exec_main::<HL, B, true>(bus, $op, e.n);
+                            (decoded::READS[$op] && bus.signalled())
+                                || (decoded::WRITES[$op] && self.cache.generation != generation)
+                        })*
+                    }
+                };
+            }
+            let stop = specialised!(
+            0x00 0x01 0x02 0x03 0x04 0x05 0x06 0x07 0x08 0x09 0x0A 0x0B 0x0C 0x0D 0x0E 0x0F
+            0x10 0x11 0x12 0x13 0x14 0x15 0x16 0x17 0x18 0x19 0x1A 0x1B 0x1C 0x1D 0x1E 0x1F
+            0x20 0x21 0x22 0x23 0x24 0x25 0x26 0x27 0x28 0x29 0x2A 0x2B 0x2C 0x2D 0x2E 0x2F
+            0x30 0x31 0x32 0x33 0x34 0x35 0x36 0x37 0x38 0x39 0x3A 0x3B 0x3C 0x3D 0x3E 0x3F
+            0x40 0x41 0x42 0x43 0x44 0x45 0x46 0x47 0x48 0x49 0x4A 0x4B 0x4C 0x4D 0x4E 0x4F
+            0x50 0x51 0x52 0x53 0x54 0x55 0x56 0x57 0x58 0x59 0x5A 0x5B 0x5C 0x5D 0x5E 0x5F
+            0x60 0x61 0x62 0x63 0x64 0x65 0x66 0x67 0x68 0x69 0x6A 0x6B 0x6C 0x6D 0x6E 0x6F
+            0x70 0x71 0x72 0x73 0x74 0x75 0x76 0x77 0x78 0x79 0x7A 0x7B 0x7C 0x7D 0x7E 0x7F
+            0x80 0x81 0x82 0x83 0x84 0x85 0x86 0x87 0x88 0x89 0x8A 0x8B 0x8C 0x8D 0x8E 0x8F
+            0x90 0x91 0x92 0x93 0x94 0x95 0x96 0x97 0x98 0x99 0x9A 0x9B 0x9C 0x9D 0x9E 0x9F
+            0xA0 0xA1 0xA2 0xA3 0xA4 0xA5 0xA6 0xA7 0xA8 0xA9 0xAA 0xAB 0xAC 0xAD 0xAE 0xAF
+            0xB0 0xB1 0xB2 0xB3 0xB4 0xB5 0xB6 0xB7 0xB8 0xB9 0xBA 0xBB 0xBC 0xBD 0xBE 0xBF
+            0xC0 0xC1 0xC2 0xC3 0xC4 0xC5 0xC6 0xC7 0xC8 0xC9 0xCA 0xCB 0xCC 0xCD 0xCE 0xCF
+            0xD0 0xD1 0xD2 0xD3 0xD4 0xD5 0xD6 0xD7 0xD8 0xD9 0xDA 0xDB 0xDC 0xDD 0xDE 0xDF
+            0xE0 0xE1 0xE2 0xE3 0xE4 0xE5 0xE6 0xE7 0xE8 0xE9 0xEA 0xEB 0xEC 0xED 0xEE 0xEF
+            0xF0 0xF1 0xF2 0xF3 0xF4 0xF5 0xF6 0xF7 0xF8 0xF9 0xFA 0xFB 0xFC 0xFD 0xFE 0xFF
+            );
+            if stop || i == last {
+                // One M1 cycle per instruction run (none reads R).
+                self.r = self.r.wrapping_add(i.wrapping_sub(first) as u8 + 1);
+                return (e.addr, stop);
+            }
+            i = i.wrapping_add(1);
+        }
     }
 
     /// After a DD or FD prefix (4 T-states, one M1): the next opcode, which
@@ -537,9 +685,9 @@ impl Own {
                 0xFD => xx = IY,
                 _ => {
                     if xx == IX {
-                        self.exec_main::<IX, B>(bus, op)
+                        self.exec_main::<IX, B, false>(bus, op, 0)
                     } else {
-                        self.exec_main::<IY, B>(bus, op)
+                        self.exec_main::<IY, B, false>(bus, op, 0)
                     }
                     return;
                 }
@@ -548,19 +696,19 @@ impl Own {
     }
 
     #[inline(always)]
-    fn exec_main<const XX: u8, B: Bus>(&mut self, bus: &mut B, op: u8) {
+    fn exec_main<const XX: u8, B: Bus, const D: bool>(&mut self, bus: &mut B, op: u8, n: u16) {
         match op {
             0x00 => self.tstates += 4,
             // LD rr,nn
             0x01 | 0x11 | 0x21 | 0x31 => {
-                let v = self.imm16(bus);
+                let v = self.imm16d::<D, B>(bus, n);
                 self.set_rp::<XX>(op >> 4, v);
                 self.tstates += 10;
             }
             // LD (BC),A / LD (DE),A
             0x02 | 0x12 => {
                 let addr = self.rp::<XX>(op >> 4);
-                bus.write(addr, self.r8[RA]);
+                self.store(bus, addr, self.r8[RA]);
                 self.memptr = pair(self.r8[RA], addr.wrapping_add(1) as u8);
                 self.tstates += 7;
             }
@@ -597,21 +745,21 @@ impl Own {
                 } else {
                     alu::dec8(v, self.r8[RF])
                 };
-                bus.write(addr, v);
+                self.store(bus, addr, v);
                 self.tstates += 11;
                 self.flags(f);
             }
             // LD r,n
             0x06 | 0x0E | 0x16 | 0x1E | 0x26 | 0x2E | 0x3E => {
-                let v = self.imm8(bus);
+                let v = self.imm8d::<D, B>(bus, n);
                 self.set_reg::<XX>(op >> 3, v);
                 self.tstates += 7;
             }
             // LD (HL),n: 10; LD (IX+d),n: 19 (the displacement overlaps).
             0x36 => {
                 let addr = self.operand::<XX, B>(bus);
-                let v = self.imm8(bus);
-                bus.write(addr, v);
+                let v = self.imm8d::<D, B>(bus, n);
+                self.store(bus, addr, v);
                 self.tstates += if XX == HL { 10 } else { 7 };
             }
             0x07 => {
@@ -662,35 +810,35 @@ impl Own {
             0x10 => {
                 self.r8[RB] = self.r8[RB].wrapping_sub(1);
                 if self.r8[RB] != 0 {
-                    self.jr(bus);
+                    self.jr::<D, B>(bus, n);
                     self.tstates += 13;
                 } else {
-                    self.pc = self.pc.wrapping_add(1);
+                    self.skip::<D>();
                     self.tstates += 8;
                 }
             }
             0x18 => {
-                self.jr(bus);
+                self.jr::<D, B>(bus, n);
                 self.tstates += 12;
             }
             0x20 | 0x28 | 0x30 | 0x38 => {
                 if self.condition((op >> 3) & 3) {
-                    self.jr(bus);
+                    self.jr::<D, B>(bus, n);
                     self.tstates += 12;
                 } else {
-                    self.pc = self.pc.wrapping_add(1);
+                    self.skip::<D>();
                     self.tstates += 7;
                 }
             }
             // LD (nn),HL / LD HL,(nn)
             0x22 => {
-                let addr = self.imm16(bus);
-                Self::write16(bus, addr, self.hl::<XX>());
+                let addr = self.imm16d::<D, B>(bus, n);
+                self.write16(bus, addr, self.hl::<XX>());
                 self.memptr = addr.wrapping_add(1);
                 self.tstates += 16;
             }
             0x2A => {
-                let addr = self.imm16(bus);
+                let addr = self.imm16d::<D, B>(bus, n);
                 let v = Self::read16(bus, addr);
                 self.set_hl::<XX>(v);
                 self.memptr = addr.wrapping_add(1);
@@ -709,13 +857,13 @@ impl Own {
             }
             // LD (nn),A / LD A,(nn)
             0x32 => {
-                let addr = self.imm16(bus);
-                bus.write(addr, self.r8[RA]);
+                let addr = self.imm16d::<D, B>(bus, n);
+                self.store(bus, addr, self.r8[RA]);
                 self.memptr = pair(self.r8[RA], addr.wrapping_add(1) as u8);
                 self.tstates += 13;
             }
             0x3A => {
-                let addr = self.imm16(bus);
+                let addr = self.imm16d::<D, B>(bus, n);
                 self.r8[RA] = bus.read(addr);
                 self.memptr = addr.wrapping_add(1);
                 self.tstates += 13;
@@ -747,7 +895,7 @@ impl Own {
             // LD (HL),r
             0x70..=0x77 => {
                 let addr = self.operand::<XX, B>(bus);
-                bus.write(addr, self.reg::<HL>(op));
+                self.store(bus, addr, self.reg::<HL>(op));
                 self.tstates += 7;
             }
             // LD r,r'
@@ -795,7 +943,7 @@ impl Own {
             }
             // JP cc,nn
             0xC2 | 0xCA | 0xD2 | 0xDA | 0xE2 | 0xEA | 0xF2 | 0xFA => {
-                let addr = self.imm16(bus);
+                let addr = self.imm16d::<D, B>(bus, n);
                 self.memptr = addr;
                 if self.condition((op >> 3) & 7) {
                     self.pc = addr;
@@ -803,14 +951,14 @@ impl Own {
                 self.tstates += 10;
             }
             0xC3 => {
-                let addr = self.imm16(bus);
+                let addr = self.imm16d::<D, B>(bus, n);
                 self.memptr = addr;
                 self.pc = addr;
                 self.tstates += 10;
             }
             // CALL cc,nn
             0xC4 | 0xCC | 0xD4 | 0xDC | 0xE4 | 0xEC | 0xF4 | 0xFC => {
-                let addr = self.imm16(bus);
+                let addr = self.imm16d::<D, B>(bus, n);
                 self.memptr = addr;
                 if self.condition((op >> 3) & 7) {
                     self.push(bus, self.pc);
@@ -821,7 +969,7 @@ impl Own {
                 }
             }
             0xCD => {
-                let addr = self.imm16(bus);
+                let addr = self.imm16d::<D, B>(bus, n);
                 self.push(bus, self.pc);
                 self.memptr = addr;
                 self.pc = addr;
@@ -839,7 +987,7 @@ impl Own {
             }
             // ALU A,n
             0xC6 | 0xCE | 0xD6 | 0xDE | 0xE6 | 0xEE | 0xF6 | 0xFE => {
-                let v = self.imm8(bus);
+                let v = self.imm8d::<D, B>(bus, n);
                 let (a, f) = alu::alu(op >> 3, self.r8[RA], v, self.r8[RF]);
                 self.r8[RA] = a;
                 self.tstates += 7;
@@ -865,13 +1013,13 @@ impl Own {
                 }
             }
             0xD3 => {
-                let n = self.imm8(bus);
+                let n = self.imm8d::<D, B>(bus, n);
                 bus.output(pair(self.r8[RA], n), self.r8[RA]);
                 self.memptr = pair(self.r8[RA], n.wrapping_add(1));
                 self.tstates += 11;
             }
             0xDB => {
-                let n = self.imm8(bus);
+                let n = self.imm8d::<D, B>(bus, n);
                 let port = pair(self.r8[RA], n);
                 self.r8[RA] = bus.input(port);
                 self.memptr = port.wrapping_add(1);
@@ -893,7 +1041,7 @@ impl Own {
             0xFD => self.exec_prefixed(bus, IY),
             0xE3 => {
                 let v = Self::read16(bus, self.sp);
-                Self::write16(bus, self.sp, self.hl::<XX>());
+                self.write16(bus, self.sp, self.hl::<XX>());
                 self.set_hl::<XX>(v);
                 self.memptr = v;
                 self.tstates += 19;
@@ -927,8 +1075,8 @@ impl Own {
     }
 
     #[inline(always)]
-    fn jr<B: Bus>(&mut self, bus: &B) {
-        let e = self.imm8(bus) as i8;
+    fn jr<const D: bool, B: Bus>(&mut self, bus: &B, n: u16) {
+        let e = self.imm8d::<D, B>(bus, n) as i8;
         self.pc = self.pc.wrapping_add(e as u16);
         self.memptr = self.pc;
     }
@@ -945,7 +1093,7 @@ impl Own {
             match op >> 6 {
                 0 => {
                     let (v, f) = alu::rot(b, v, self.r8[RF]);
-                    bus.write(addr, v);
+                    self.store(bus, addr, v);
                     self.tstates += 15;
                     self.flags(f);
                 }
@@ -955,11 +1103,11 @@ impl Own {
                     self.flags(f);
                 }
                 2 => {
-                    bus.write(addr, v & !(1 << b));
+                    self.store(bus, addr, v & !(1 << b));
                     self.tstates += 15;
                 }
                 _ => {
-                    bus.write(addr, v | (1 << b));
+                    self.store(bus, addr, v | (1 << b));
                     self.tstates += 15;
                 }
             }
@@ -1009,7 +1157,7 @@ impl Own {
             2 => v & !(1 << b),
             _ => v | (1 << b),
         };
-        bus.write(addr, result);
+        self.store(bus, addr, result);
         if op & 7 != 6 {
             self.set_reg::<HL>(op, result);
         }
@@ -1061,7 +1209,7 @@ impl Own {
             // LD (nn),rr / LD rr,(nn)
             0x43 | 0x53 | 0x63 | 0x73 => {
                 let addr = self.imm16(bus);
-                Self::write16(bus, addr, self.rp::<HL>(op >> 4));
+                self.write16(bus, addr, self.rp::<HL>(op >> 4));
                 self.memptr = addr.wrapping_add(1);
                 self.tstates += 20;
             }
@@ -1129,7 +1277,7 @@ impl Own {
                         (m << 4) | (self.r8[RA] & 0x0F),
                     )
                 };
-                bus.write(hl, m);
+                self.store(bus, hl, m);
                 self.r8[RA] = a;
                 self.memptr = hl.wrapping_add(1);
                 self.tstates += 18;
@@ -1163,7 +1311,7 @@ impl Own {
         let hl = pair(self.r8[RH], self.r8[RL]);
         let de = pair(self.r8[RD], self.r8[RE]);
         let v = bus.read(hl);
-        bus.write(de, v);
+        self.store(bus, de, v);
         [self.r8[RH], self.r8[RL]] = hl.wrapping_add(delta).to_be_bytes();
         [self.r8[RD], self.r8[RE]] = de.wrapping_add(delta).to_be_bytes();
         let bc = pair(self.r8[RB], self.r8[RC]).wrapping_sub(1);
@@ -1223,7 +1371,7 @@ impl Own {
         let bc = pair(self.r8[RB], self.r8[RC]);
         let v = bus.input(bc);
         let hl = pair(self.r8[RH], self.r8[RL]);
-        bus.write(hl, v);
+        self.store(bus, hl, v);
         self.memptr = bc.wrapping_add(delta);
         self.r8[RB] = self.r8[RB].wrapping_sub(1);
         [self.r8[RH], self.r8[RL]] = hl.wrapping_add(delta).to_be_bytes();

@@ -1,0 +1,328 @@
+//! Decoded code: what our core keeps so that it reads and decodes an
+//! instruction once, not every time it runs it.
+//!
+//! - A **slot** per address: the instruction decoded there (opcode,
+//!   immediate operand, length). An unprefixed instruction is decoded whole;
+//!   a prefixed one (`CB`, `DD`, `ED`, `FD`) as its first byte, the rest
+//!   read from the bus as it runs.
+//! - A **block** per address: how many decoded instructions from there on
+//!   run one after the other with no check in between: none is at a
+//!   marked address, none is a HALT or prefixed, only the last may jump.
+//!   The run loop checks the T-state limit once for the whole block
+//!   (against the most any instruction of it can take), and the marks not
+//!   at all when one block follows another.
+//! - For each memory **cell** (see [`Bus::cell`]), the generation in which
+//!   a decoded instruction was read from it.
+//!
+//! Staying right: a write by the CPU to a cell code was decoded from, or
+//! the host writing over one (see [`Bus::take_host_writes`]), starts a new
+//! generation, in which no slot or block is valid: self-modifying code runs
+//! as on the Z80, the instruction after the write decoded afresh. Blocks
+//! have a generation of their own, also moved on when the marks change
+//! (their version, [`Marks::version`]).
+
+use super::super::{Bus, Marks};
+
+/// The most T-states an unprefixed instruction takes (`EX (SP),HL`): what
+/// a block is charged per instruction when the loop decides whether it
+/// fits before the limit.
+pub const MOST_TSTATES: u64 = 19;
+
+/// The most instructions in a block.
+const MOST_IN_BLOCK: u8 = 32;
+
+/// An instruction decoded at an address.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Slot {
+    /// Valid while it equals [`Decoded::generation`].
+    pub generation: u32,
+    /// The immediate operand (byte, word, or displacement).
+    pub n: u16,
+    pub op: u8,
+    /// Its length in bytes (1 for a prefix: the rest is read as it runs).
+    pub len: u8,
+}
+
+/// A block starting at an address (see the module's documentation).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Block {
+    /// Valid while it equals [`Decoded::blocks_generation`].
+    pub generation: u32,
+    /// Where its instructions are in [`Decoded::arena`], one after another.
+    pub first: u16,
+    /// Instructions in it: 0 if the one at its address cannot be in a block.
+    pub count: u8,
+}
+
+/// An instruction of a block: its address, opcode and operand.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Entry {
+    pub addr: u16,
+    pub n: u16,
+    pub op: u8,
+}
+
+/// The length of each unprefixed instruction; a prefix counts as 1.
+const LENGTH: [u8; 256] = {
+    let mut t = [1; 256];
+    let mut op = 0;
+    while op < 256 {
+        let o = op as u8;
+        t[op] = match o {
+            // LD r,n; ALU A,n; DJNZ, JR; OUT (n),A; IN A,(n)
+            _ if o & 0xC7 == 0x06 || o & 0xC7 == 0xC6 => 2,
+            0x10 | 0x18 | 0x20 | 0x28 | 0x30 | 0x38 | 0xD3 | 0xDB => 2,
+            // LD rr,nn; LD (nn),HL; LD HL,(nn); LD (nn),A; LD A,(nn)
+            0x01 | 0x11 | 0x21 | 0x31 | 0x22 | 0x2A | 0x32 | 0x3A => 3,
+            // JP cc,nn; JP nn; CALL cc,nn; CALL nn
+            _ if o & 0xC7 == 0xC2 || o & 0xC7 == 0xC4 => 3,
+            0xC3 | 0xCD => 3,
+            _ => 1,
+        };
+        op += 1;
+    }
+    t
+};
+
+/// What an opcode is to a block.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// Runs in a block, and the next instruction follows it.
+    Straight,
+    /// Ends a block: it may jump (JP, JR, DJNZ, CALL, RET, RST, JP (HL)).
+    Last,
+    /// Never in a block: HALT, and the prefixes (what follows them is not
+    /// decoded, and a chain of prefixes has no bound on its T-states).
+    Outside,
+}
+
+const ROLE: [Role; 256] = {
+    let mut t = [Role::Straight; 256];
+    let mut op = 0;
+    while op < 256 {
+        let o = op as u8;
+        t[op] = match o {
+            0x76 | 0xCB | 0xDD | 0xED | 0xFD => Role::Outside,
+            0x10 | 0x18 | 0x20 | 0x28 | 0x30 | 0x38 | 0xC3 | 0xC9 | 0xCD | 0xE9 => Role::Last,
+            // RET cc, JP cc, CALL cc, RST
+            _ if o & 0xC7 == 0xC0 || o & 0xC7 == 0xC2 || o & 0xC7 == 0xC4 => Role::Last,
+            _ if o & 0xC7 == 0xC7 => Role::Last,
+            _ => Role::Straight,
+        };
+        op += 1;
+    }
+    t
+};
+
+/// The decoded code of one CPU.
+pub struct Decoded {
+    pub slots: Box<[Slot; 0x10000]>,
+    pub blocks: Box<[Block; 0x10000]>,
+    /// The blocks' instructions (indexed by a `u16`: never out of bounds).
+    pub arena: Box<[Entry; 0x10000]>,
+    /// The first free entry of the arena.
+    filled: usize,
+    code: Box<[u32; 0x10000]>,
+    pub generation: u32,
+    pub blocks_generation: u32,
+    /// The version of the marks the blocks were made for.
+    marks: u64,
+}
+
+impl std::fmt::Debug for Decoded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Decoded(generation {}, blocks {})",
+            self.generation, self.blocks_generation
+        )
+    }
+}
+
+/// 64K of `T`s on the heap.
+fn page_table<T: Clone + Default>() -> Box<[T; 0x10000]> {
+    match vec![T::default(); 0x10000].into_boxed_slice().try_into() {
+        Ok(table) => table,
+        Err(_) => unreachable!("a vector of 0x10000 is 0x10000 long"),
+    }
+}
+
+impl Default for Decoded {
+    /// Nothing decoded (no slot or block is valid in generation 1).
+    fn default() -> Decoded {
+        Decoded {
+            slots: page_table(),
+            blocks: page_table(),
+            arena: page_table(),
+            filled: 0,
+            code: page_table(),
+            generation: 1,
+            blocks_generation: 1,
+            marks: 0,
+        }
+    }
+}
+
+impl Decoded {
+    /// Forgets every decoded instruction and block.
+    #[cold]
+    #[inline(never)]
+    pub fn flush(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.slots.fill(Slot::default());
+            self.code.fill(0);
+            self.generation = 1;
+        }
+        self.forget_blocks();
+    }
+
+    fn forget_blocks(&mut self) {
+        self.filled = 0;
+        self.blocks_generation = self.blocks_generation.wrapping_add(1);
+        if self.blocks_generation == 0 {
+            self.blocks.fill(Block::default());
+            self.blocks_generation = 1;
+        }
+    }
+
+    /// Was code decoded from `cell`? (A write there must flush.)
+    #[inline(always)]
+    pub fn is_code(&self, cell: u16) -> bool {
+        self.code[usize::from(cell)] == self.generation
+    }
+
+    /// Before a run or a step: forgets what the host wrote over, and the
+    /// blocks if the marks changed.
+    pub fn sync<B: Bus>(&mut self, bus: &mut B, marks: Option<&Marks>) {
+        if let Some((lo, hi)) = bus.take_host_writes() {
+            let hit = hi.wrapping_sub(lo) >= 0x400 || (lo..=hi).any(|c| self.is_code(c));
+            if hit {
+                self.flush();
+            }
+        }
+        if let Some(marks) = marks
+            && marks.version() != self.marks
+        {
+            self.marks = marks.version();
+            self.forget_blocks();
+        }
+    }
+
+    /// Decodes the instruction at `pc` into its slot, if every byte of it
+    /// can be read plainly (see [`Bus::plain`]), and notes the cells it
+    /// was read from.
+    #[cold]
+    #[inline(never)]
+    pub fn decode<B: Bus>(&mut self, bus: &B, pc: u16) -> Option<Slot> {
+        let op = bus.peek(pc);
+        let len = LENGTH[usize::from(op)];
+        let at = |i: u8| pc.wrapping_add(u16::from(i));
+        if !(0..len).all(|i| bus.plain(at(i))) {
+            return None;
+        }
+        let n = match len {
+            2 => u16::from(bus.peek(at(1))),
+            3 => u16::from_le_bytes([bus.peek(at(1)), bus.peek(at(2))]),
+            _ => 0,
+        };
+        let generation = self.generation;
+        for i in 0..len {
+            self.code[usize::from(bus.cell(at(i)))] = generation;
+        }
+        let slot = Slot {
+            generation,
+            n,
+            op,
+            len,
+        };
+        self.slots[usize::from(pc)] = slot;
+        Some(slot)
+    }
+
+    /// The block at `pc`, made now.
+    #[cold]
+    #[inline(never)]
+    pub fn block<B: Bus>(&mut self, bus: &B, marks: &Marks, pc: u16) -> Block {
+        if self.filled + usize::from(MOST_IN_BLOCK) > self.arena.len() {
+            self.forget_blocks();
+        }
+        let first = self.filled;
+        let mut count = 0;
+        let mut at = pc;
+        while count < MOST_IN_BLOCK && marks.at(at) == 0 {
+            let slot = self.slots[usize::from(at)];
+            let slot = if slot.generation == self.generation {
+                slot
+            } else if let Some(slot) = self.decode(bus, at) {
+                slot
+            } else {
+                break;
+            };
+            let role = ROLE[usize::from(slot.op)];
+            if role == Role::Outside {
+                break;
+            }
+            self.arena[first + usize::from(count)] = Entry {
+                addr: at,
+                n: slot.n,
+                op: slot.op,
+            };
+            count += 1;
+            if role == Role::Last {
+                break;
+            }
+            at = at.wrapping_add(u16::from(slot.len));
+        }
+        self.filled += usize::from(count);
+        let block = Block {
+            generation: self.blocks_generation,
+            first: first as u16,
+            count,
+        };
+        self.blocks[usize::from(pc)] = block;
+        block
+    }
+}
+
+/// Opcodes after which a block checks the bus's signal: those that read
+/// memory or a port (a decoded instruction's own bytes are read plainly).
+pub const READS: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut op = 0;
+    while op < 256 {
+        let o = op as u8;
+        t[op] = match o {
+            0x0A | 0x1A | 0x2A | 0x3A | 0x34 | 0x35 | 0xC1 | 0xD1 | 0xE1 | 0xF1 | 0xC9 => true,
+            0xDB | 0xE3 => true,
+            // LD r,(HL); ALU A,(HL); RET cc
+            _ if (o & 0xC7 == 0x46 && o != 0x76) || o & 0xC7 == 0x86 || o & 0xC7 == 0xC0 => true,
+            _ => false,
+        };
+        op += 1;
+    }
+    t
+};
+
+/// Opcodes that write memory (and so may write into decoded code).
+pub const WRITES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut op = 0;
+    while op < 256 {
+        let o = op as u8;
+        t[op] = match o {
+            0x02 | 0x12 | 0x22 | 0x32 | 0x34 | 0x35 | 0x36 | 0xCD | 0xE3 => true,
+            0xC5 | 0xD5 | 0xE5 | 0xF5 => true,
+            // LD (HL),r; CALL cc; RST
+            _ if (o & 0xF8 == 0x70 && o != 0x76) || o & 0xC7 == 0xC4 || o & 0xC7 == 0xC7 => true,
+            _ => false,
+        };
+        op += 1;
+    }
+    t
+};
+
+/// The length of a decoded unprefixed instruction.
+pub const fn length(op: u8) -> u16 {
+    LENGTH[op as usize] as u16
+}
