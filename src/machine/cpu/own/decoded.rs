@@ -7,10 +7,13 @@
 //!   read from the bus as it runs.
 //! - A **block** per address: how many decoded instructions from there on
 //!   run one after the other with no check in between: none is at a
-//!   marked address, none is a HALT or prefixed, only the last may jump.
-//!   The run loop checks the T-state limit once for the whole block
-//!   (against the most any instruction of it can take), and the marks not
-//!   at all when one block follows another.
+//!   marked address, none is a HALT or prefixed. A block follows the code
+//!   through jumps whose destination is in it (`JP nn`, `JR e`, `CALL nn`)
+//!   and through conditional ones where they fall through (it ends where
+//!   one jumps), and ends at a `RET`, `JP (HL)` or `RST`. The run loop
+//!   checks the T-state limit once for the whole block (against the most
+//!   any instruction of it can take), and the marks not at all when one
+//!   block follows another.
 //! - For each memory **cell** (see [`Bus::cell`]), the generation in which
 //!   a decoded instruction was read from it.
 //!
@@ -54,13 +57,19 @@ pub struct Block {
     pub count: u8,
 }
 
-/// An instruction of a block: its address, opcode and operand.
+/// An instruction of a block: its opcode, operand and address. After a
+/// block's last instruction comes [`END`], at the address the block would
+/// go on at.
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(8))]
 pub struct Entry {
-    pub addr: u16,
     pub n: u16,
     pub op: u8,
+    pub addr: u16,
 }
+
+/// The opcode of the entry that ends a block: HALT's, which no block holds.
+pub const END: u8 = 0x76;
 
 /// The length of each unprefixed instruction; a prefix counts as 1.
 const LENGTH: [u8; 256] = {
@@ -89,7 +98,13 @@ const LENGTH: [u8; 256] = {
 enum Role {
     /// Runs in a block, and the next instruction follows it.
     Straight,
-    /// Ends a block: it may jump (JP, JR, DJNZ, CALL, RET, RST, JP (HL)).
+    /// A jump whose destination is in the code: `JP nn`, `JR e`, `CALL nn`
+    /// (the block goes on there), or a conditional one: `JP cc`, `JR cc`,
+    /// `CALL cc`, `RET cc`, `DJNZ` (the block goes on where it falls
+    /// through, and ends there if it jumped).
+    Branch,
+    /// Ends a block: its destination is in a register or on the stack
+    /// (`RET`, `JP (HL)`) or in the ROM (`RST`).
     Last,
     /// Never in a block: HALT, and the prefixes (what follows them is not
     /// decoded, and a chain of prefixes has no bound on its T-states).
@@ -103,16 +118,39 @@ const ROLE: [Role; 256] = {
         let o = op as u8;
         t[op] = match o {
             0x76 | 0xCB | 0xDD | 0xED | 0xFD => Role::Outside,
-            0x10 | 0x18 | 0x20 | 0x28 | 0x30 | 0x38 | 0xC3 | 0xC9 | 0xCD | 0xE9 => Role::Last,
-            // RET cc, JP cc, CALL cc, RST
-            _ if o & 0xC7 == 0xC0 || o & 0xC7 == 0xC2 || o & 0xC7 == 0xC4 => Role::Last,
+            0xC9 | 0xE9 => Role::Last,
             _ if o & 0xC7 == 0xC7 => Role::Last,
+            0x10 | 0x18 | 0x20 | 0x28 | 0x30 | 0x38 | 0xC3 | 0xCD => Role::Branch,
+            // RET cc, JP cc, CALL cc
+            _ if o & 0xC7 == 0xC0 || o & 0xC7 == 0xC2 || o & 0xC7 == 0xC4 => Role::Branch,
             _ => Role::Straight,
         };
         op += 1;
     }
     t
 };
+
+/// Opcodes after which a block checks that PC is where its next
+/// instruction is (see [`Role::Branch`]).
+pub const BRANCHES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut op = 0;
+    while op < 256 {
+        t[op] = matches!(ROLE[op], Role::Branch);
+        op += 1;
+    }
+    t
+};
+
+/// Where a block goes on after the instruction `slot` at `at`.
+fn next(at: u16, slot: Slot) -> u16 {
+    let after = at.wrapping_add(u16::from(slot.len));
+    match slot.op {
+        0xC3 | 0xCD => slot.n,
+        0x18 => after.wrapping_add(slot.n as u8 as i8 as u16),
+        _ => after,
+    }
+}
 
 /// The decoded code of one CPU.
 pub struct Decoded {
@@ -244,7 +282,7 @@ impl Decoded {
     #[cold]
     #[inline(never)]
     pub fn block<B: Bus>(&mut self, bus: &B, marks: &Marks, pc: u16) -> Block {
-        if self.filled + usize::from(MOST_IN_BLOCK) > self.arena.len() {
+        if self.filled + usize::from(MOST_IN_BLOCK) + 1 > self.arena.len() {
             self.forget_blocks();
         }
         let first = self.filled;
@@ -264,17 +302,23 @@ impl Decoded {
                 break;
             }
             self.arena[first + usize::from(count)] = Entry {
-                addr: at,
                 n: slot.n,
                 op: slot.op,
+                addr: at,
             };
             count += 1;
             if role == Role::Last {
+                at = at.wrapping_add(u16::from(slot.len));
                 break;
             }
-            at = at.wrapping_add(u16::from(slot.len));
+            at = next(at, slot);
         }
-        self.filled += usize::from(count);
+        self.arena[first + usize::from(count)] = Entry {
+            n: 0,
+            op: END,
+            addr: at,
+        };
+        self.filled += usize::from(count) + 1;
         let block = Block {
             generation: self.blocks_generation,
             first: first as u16,
