@@ -61,7 +61,6 @@ pub struct Block {
 /// block's last instruction comes [`END`], at the address the block would
 /// go on at.
 #[derive(Clone, Copy, Debug, Default)]
-#[repr(C, align(8))]
 pub struct Entry {
     pub n: u16,
     pub op: u8,
@@ -70,6 +69,63 @@ pub struct Entry {
 
 /// The opcode of the entry that ends a block: HALT's, which no block holds.
 pub const END: u8 = 0x76;
+
+// The tables keep slots, blocks and entries packed in `u64`s: a table of
+// integers is allocated zeroed by the system (its pages mapped as they are
+// first touched), and a machine made afresh for each move (ChesSkelet's
+// injection) does not pay for writing 1.5 MB of zeros.
+
+impl Slot {
+    #[inline(always)]
+    fn pack(self) -> u64 {
+        u64::from(self.generation)
+            | (u64::from(self.n) << 32)
+            | (u64::from(self.op) << 48)
+            | (u64::from(self.len) << 56)
+    }
+
+    #[inline(always)]
+    fn unpack(v: u64) -> Slot {
+        Slot {
+            generation: v as u32,
+            n: (v >> 32) as u16,
+            op: (v >> 48) as u8,
+            len: (v >> 56) as u8,
+        }
+    }
+}
+
+impl Block {
+    #[inline(always)]
+    fn pack(self) -> u64 {
+        u64::from(self.generation) | (u64::from(self.first) << 32) | (u64::from(self.count) << 48)
+    }
+
+    #[inline(always)]
+    fn unpack(v: u64) -> Block {
+        Block {
+            generation: v as u32,
+            first: (v >> 32) as u16,
+            count: (v >> 48) as u8,
+        }
+    }
+}
+
+impl Entry {
+    #[inline(always)]
+    fn pack(self) -> u64 {
+        u64::from(self.n) | (u64::from(self.op) << 16) | (u64::from(self.addr) << 32)
+    }
+
+    #[inline(always)]
+    fn unpack(v: u64) -> Entry {
+        Entry {
+            n: v as u16,
+            op: (v >> 16) as u8,
+            addr: (v >> 32) as u16,
+        }
+    }
+}
 
 /// The length of each unprefixed instruction; a prefix counts as 1.
 const LENGTH: [u8; 256] = {
@@ -154,13 +210,17 @@ fn next(at: u16, slot: Slot) -> u16 {
 
 /// The decoded code of one CPU.
 pub struct Decoded {
-    pub slots: Box<[Slot; 0x10000]>,
-    pub blocks: Box<[Block; 0x10000]>,
+    slots: Box<[u64; 0x10000]>,
+    blocks: Box<[u64; 0x10000]>,
     /// The blocks' instructions (indexed by a `u16`: never out of bounds).
-    pub arena: Box<[Entry; 0x10000]>,
+    arena: Box<[u64; 0x10000]>,
     /// The first free entry of the arena.
     filled: usize,
     code: Box<[u32; 0x10000]>,
+    /// The lowest and highest cell code was decoded from in this
+    /// generation (`lo > hi`: none).
+    code_lo: u16,
+    code_hi: u16,
     pub generation: u32,
     pub blocks_generation: u32,
     /// The version of the marks the blocks were made for.
@@ -179,6 +239,8 @@ impl std::fmt::Debug for Decoded {
 
 /// 64K of `T`s on the heap.
 fn page_table<T: Clone + Default>() -> Box<[T; 0x10000]> {
+    // (For integers, `vec!` of the default asks the allocator for zeroed
+    // memory.)
     match vec![T::default(); 0x10000].into_boxed_slice().try_into() {
         Ok(table) => table,
         Err(_) => unreachable!("a vector of 0x10000 is 0x10000 long"),
@@ -194,6 +256,8 @@ impl Default for Decoded {
             arena: page_table(),
             filled: 0,
             code: page_table(),
+            code_lo: 0xFFFF,
+            code_hi: 0,
             generation: 1,
             blocks_generation: 1,
             marks: 0,
@@ -207,8 +271,9 @@ impl Decoded {
     #[inline(never)]
     pub fn flush(&mut self) {
         self.generation = self.generation.wrapping_add(1);
+        (self.code_lo, self.code_hi) = (0xFFFF, 0);
         if self.generation == 0 {
-            self.slots.fill(Slot::default());
+            self.slots.fill(0);
             self.code.fill(0);
             self.generation = 1;
         }
@@ -219,9 +284,27 @@ impl Decoded {
         self.filled = 0;
         self.blocks_generation = self.blocks_generation.wrapping_add(1);
         if self.blocks_generation == 0 {
-            self.blocks.fill(Block::default());
+            self.blocks.fill(0);
             self.blocks_generation = 1;
         }
+    }
+
+    /// The slot at `pc` (valid or not).
+    #[inline(always)]
+    pub fn slot(&self, pc: u16) -> Slot {
+        Slot::unpack(self.slots[usize::from(pc)])
+    }
+
+    /// The block at `pc` (valid or not).
+    #[inline(always)]
+    pub fn block_at(&self, pc: u16) -> Block {
+        Block::unpack(self.blocks[usize::from(pc)])
+    }
+
+    /// Entry `i` of the arena.
+    #[inline(always)]
+    pub fn entry(&self, i: u16) -> Entry {
+        Entry::unpack(self.arena[usize::from(i)])
     }
 
     /// Was code decoded from `cell`? (A write there must flush.)
@@ -234,8 +317,10 @@ impl Decoded {
     /// blocks if the marks changed.
     pub fn sync<B: Bus>(&mut self, bus: &mut B, marks: Option<&Marks>) {
         if let Some((lo, hi)) = bus.take_host_writes() {
-            let hit = hi.wrapping_sub(lo) >= 0x400 || (lo..=hi).any(|c| self.is_code(c));
-            if hit {
+            // Only where the span meets decoded code is there anything to
+            // look at.
+            let (lo, hi) = (lo.max(self.code_lo), hi.min(self.code_hi));
+            if lo <= hi && (lo..=hi).any(|c| self.is_code(c)) {
                 self.flush();
             }
         }
@@ -266,7 +351,10 @@ impl Decoded {
         };
         let generation = self.generation;
         for i in 0..len {
-            self.code[usize::from(bus.cell(at(i)))] = generation;
+            let cell = bus.cell(at(i));
+            self.code[usize::from(cell)] = generation;
+            self.code_lo = self.code_lo.min(cell);
+            self.code_hi = self.code_hi.max(cell);
         }
         let slot = Slot {
             generation,
@@ -274,7 +362,7 @@ impl Decoded {
             op,
             len,
         };
-        self.slots[usize::from(pc)] = slot;
+        self.slots[usize::from(pc)] = slot.pack();
         Some(slot)
     }
 
@@ -289,7 +377,7 @@ impl Decoded {
         let mut count = 0;
         let mut at = pc;
         while count < MOST_IN_BLOCK && marks.at(at) == 0 {
-            let slot = self.slots[usize::from(at)];
+            let slot = self.slot(at);
             let slot = if slot.generation == self.generation {
                 slot
             } else if let Some(slot) = self.decode(bus, at) {
@@ -305,7 +393,8 @@ impl Decoded {
                 n: slot.n,
                 op: slot.op,
                 addr: at,
-            };
+            }
+            .pack();
             count += 1;
             if role == Role::Last {
                 at = at.wrapping_add(u16::from(slot.len));
@@ -317,14 +406,15 @@ impl Decoded {
             n: 0,
             op: END,
             addr: at,
-        };
+        }
+        .pack();
         self.filled += usize::from(count) + 1;
         let block = Block {
             generation: self.blocks_generation,
             first: first as u16,
             count,
         };
-        self.blocks[usize::from(pc)] = block;
+        self.blocks[usize::from(pc)] = block.pack();
         block
     }
 }

@@ -348,7 +348,7 @@ impl Own {
                 return RunEnd::Limit;
             }
             let pc = self.pc;
-            let mut block = self.cache.blocks[usize::from(pc)];
+            let mut block = self.cache.block_at(pc);
             if block.generation != self.cache.blocks_generation {
                 block = self.cache.block(bus, marks, pc);
             }
@@ -621,7 +621,7 @@ impl Own {
     #[inline(never)]
     fn exec<B: Bus>(&mut self, bus: &mut B) {
         let pc = self.pc;
-        let slot = self.cache.slots[usize::from(pc)];
+        let slot = self.cache.slot(pc);
         if slot.generation == self.cache.generation {
             self.exec_decoded(bus, slot);
         } else if let Some(slot) = self.cache.decode(bus, pc) {
@@ -658,7 +658,7 @@ impl Own {
         let first = block.first;
         let mut i = first;
         loop {
-            let e = self.cache.arena[usize::from(i)];
+            let e = self.cache.entry(i);
             // One arm per opcode, each `exec_main` with its opcode a
             // constant, so that the compiler folds the opcode's fields
             // (registers, condition, ALU operation, length) and which
@@ -680,7 +680,7 @@ impl Own {
                                 {
                                     Some(false)
                                 } else if decoded::BRANCHES[$op]
-                                    && self.pc != self.cache.arena[usize::from(i.wrapping_add(1))].addr
+                                    && self.pc != self.cache.entry(i.wrapping_add(1)).addr
                                 {
                                     Some(true)
                                 } else {
@@ -695,7 +695,7 @@ impl Own {
             if let Some(clean) = ended {
                 // One M1 cycle per instruction run (none reads R).
                 self.r = self.r.wrapping_add(i.wrapping_sub(first) as u8 + 1);
-                return (self.cache.arena[usize::from(i)].addr, clean);
+                return (self.cache.entry(i).addr, clean);
             }
             i = i.wrapping_add(1);
         }
