@@ -3,12 +3,14 @@
 //! budgets and tape validation; the Z80 cores (`cores`), compared in
 //! lockstep over each program's searches and against hand-counted
 //! T-states; our own core against `z80emu` on random programs
-//! (`own_core`) and instruction by instruction (`own_instructions`).
+//! (`own_core`), instruction by instruction (`own_instructions`), and its
+//! decoded code when the code changes under it (`own_decoded`).
 
 #[path = "../common/mod.rs"]
 mod common;
 
 mod cores;
 mod own_core;
+mod own_decoded;
 mod own_instructions;
 mod zx81;

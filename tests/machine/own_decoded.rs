@@ -1,0 +1,143 @@
+//! Our core's decoded code stays right when the code changes under it:
+//! the CPU writing into code it decoded (within the block being run, and
+//! through a mirror of the ZX81's 1K), the host writing over it between
+//! runs, and marks set where a block was made. Each case also runs on
+//! `z80emu`, which decodes nothing, and must end the same.
+
+use retrochess::machine::cpu::check::FlatBus;
+use retrochess::machine::cpu::own::Own;
+use retrochess::machine::cpu::z80emu::Z80emu;
+use retrochess::machine::cpu::{Marks, Memory, Regs, RunEnd};
+use retrochess::machine::zx81::{FramesMode, Ram, Zx81};
+use retrochess::machine::{Core, Stop};
+
+const AT: u16 = 0x8000;
+
+/// A flat machine with `code` at [`AT`], PC there, SP high.
+fn flat(code: &[u8]) -> (FlatBus, Regs) {
+    let mut bus = FlatBus::new(&[]);
+    for (i, b) in code.iter().enumerate() {
+        bus.poke(AT + i as u16, *b);
+    }
+    let regs = Regs {
+        pc: AT,
+        sp: 0xF000,
+        ..Regs::default()
+    };
+    (bus, regs)
+}
+
+/// Runs both cores from `regs` on copies of `bus` until `until` T-states;
+/// both must end the same way with the same registers; gives ours.
+fn both(bus: &FlatBus, regs: &Regs, marks: &Marks, until: u64) -> (RunEnd, Regs) {
+    let (mut a, mut b) = (bus.clone(), bus.clone());
+    let (mut own, mut reference) = (Own::new(), Z80emu::new());
+    own.set_regs(regs);
+    reference.set_regs(regs);
+    let ends = (
+        own.run(&mut a, marks, until),
+        reference.run(&mut b, marks, until),
+    );
+    assert_eq!(ends.0, ends.1, "how the run ended");
+    assert_eq!(own.regs(), reference.regs());
+    assert_eq!(own.tstates(), reference.tstates());
+    (ends.0, own.regs())
+}
+
+/// `LD A,42h; LD (8006h),A; LD B,0; JR $`: the second instruction writes
+/// the operand of the third, in the same block.
+const WRITES_NEXT: [u8; 9] = [0x3E, 0x42, 0x32, 0x06, 0x80, 0x06, 0x00, 0x18, 0xFE];
+
+#[test]
+fn a_write_into_the_block_being_run_is_seen_by_the_next_instruction() {
+    let (bus, regs) = flat(&WRITES_NEXT);
+    let (end, after) = both(&bus, &regs, &Marks::new(), 200);
+    assert_eq!(end, RunEnd::Limit);
+    assert_eq!(after.bc >> 8, 0x42, "LD B,n ran with the operand written");
+    // Ours again on the same CPU and bus: the block is made from the
+    // written code, the second time as the first.
+    let mut own = Own::new();
+    let mut bus = bus;
+    for _ in 0..3 {
+        own.set_regs(&regs);
+        own.run(&mut bus, &Marks::new(), own.tstates() + 200);
+        assert_eq!(own.regs().bc >> 8, 0x42);
+    }
+}
+
+#[test]
+fn the_host_writing_over_decoded_code_between_runs_is_seen() {
+    // LD B,7; JR $
+    let (mut bus, regs) = flat(&[0x06, 0x07, 0x18, 0xFE]);
+    let marks = Marks::new();
+    let mut own = Own::new();
+    own.set_regs(&regs);
+    own.run(&mut bus, &marks, 100);
+    assert_eq!(own.regs().bc >> 8, 7);
+    bus.poke(AT + 1, 9);
+    own.set_regs(&regs);
+    own.run(&mut bus, &marks, own.tstates() + 100);
+    assert_eq!(own.regs().bc >> 8, 9, "the poked operand was read");
+    // And a step (no run) after another poke.
+    bus.poke(AT + 1, 11);
+    own.set_regs(&regs);
+    own.step(&mut bus);
+    assert_eq!(own.regs().bc >> 8, 11);
+}
+
+#[test]
+fn a_mark_set_inside_a_block_made_before_stops_the_next_run_there() {
+    // Eight NOPs then JR $: one block.
+    let mut code = vec![0u8; 8];
+    code.extend([0x18, 0xFE]);
+    let (mut bus, regs) = flat(&code);
+    let mut marks = Marks::new();
+    let mut own = Own::new();
+    own.set_regs(&regs);
+    assert_eq!(own.run(&mut bus, &marks, 200), RunEnd::Limit);
+    marks.set(AT + 5, Marks::BREAK);
+    own.set_regs(&regs);
+    let end = own.run(&mut bus, &marks, own.tstates() + 200);
+    assert_eq!((end, own.pc()), (RunEnd::Marked, AT + 5));
+    // The same on both cores from the start.
+    let (end, after) = both(&bus, &regs, &marks, 200);
+    assert_eq!((end, after.pc), (RunEnd::Marked, AT + 5));
+}
+
+#[test]
+fn a_run_near_its_limit_stops_where_the_instructions_do() {
+    // LD B,n / LD C,n / ... : 7 T-states each, in one block; a limit
+    // inside it stops at the first instruction boundary at or past it.
+    let mut code = Vec::new();
+    for r in 0..6u8 {
+        code.extend([0x06 | (r << 3), r]);
+    }
+    code.extend([0x18, 0xFE]);
+    let (bus, regs) = flat(&code);
+    for until in 1..50 {
+        let (end, after) = both(&bus, &regs, &Marks::new(), until);
+        assert_eq!(end, RunEnd::Limit, "until {until}");
+        let ran = until.div_ceil(7).min(6);
+        assert_eq!(after.pc, AT + 2 * ran as u16, "until {until}");
+    }
+}
+
+#[test]
+fn a_write_through_a_mirror_of_the_zx81_s_1k_reaches_the_code() {
+    // At 4100h: LD A,42h; LD (4506h),A (4506h is 4106h seen through the
+    // 1K's mirror); LD B,0; JR $.
+    let code = [0x3E, 0x42, 0x32, 0x06, 0x45, 0x06, 0x00, 0x18, 0xFE];
+    for core in [Core::Own, Core::Z80emu] {
+        let mut zx = Zx81::new(Ram::K1, FramesMode::Fast, 1);
+        zx.set_core(core);
+        zx.load(0x4100, &code).expect("fits in 1K");
+        let regs = Regs {
+            pc: 0x4100,
+            ..zx.regs()
+        };
+        zx.set_regs(&regs);
+        let stop = zx.run(10_000);
+        assert_eq!(stop, Stop::Stuck { pc: 0x4107 }, "{core:?}");
+        assert_eq!(zx.regs().bc >> 8, 0x42, "{core:?}");
+    }
+}
