@@ -94,13 +94,14 @@ fn a_mark_set_inside_a_block_made_before_stops_the_next_run_there() {
     let mut marks = Marks::new();
     let mut own = Own::new();
     own.set_regs(&regs);
-    assert_eq!(own.run(&mut bus, &marks, 200), RunEnd::Limit);
+    // (Far enough for a whole block to fit before the limit.)
+    assert_eq!(own.run(&mut bus, &marks, 2000), RunEnd::Limit);
     marks.set(AT + 5, Marks::BREAK);
     own.set_regs(&regs);
-    let end = own.run(&mut bus, &marks, own.tstates() + 200);
+    let end = own.run(&mut bus, &marks, own.tstates() + 2000);
     assert_eq!((end, own.pc()), (RunEnd::Marked, AT + 5));
     // The same on both cores from the start.
-    let (end, after) = both(&bus, &regs, &marks, 200);
+    let (end, after) = both(&bus, &regs, &marks, 2000);
     assert_eq!((end, after.pc), (RunEnd::Marked, AT + 5));
 }
 
