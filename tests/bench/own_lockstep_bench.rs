@@ -8,7 +8,8 @@
 //! `RETROCHESS_LOCKSTEP_POSITIONS=500 cargo test --release --test bench
 //! own_lockstep -- --nocapture` is the evidence run (500 positions per
 //! engine and colour); by default 3 per engine and colour, so that CI
-//! asserts the same property in seconds.
+//! asserts the same property in seconds. `RETROCHESS_LOCKSTEP_ENGINES=a,b`
+//! compares only those engines.
 
 use std::collections::BTreeMap;
 
@@ -20,14 +21,27 @@ use retrochess::rules::draughts::Draughts;
 use retrochess::rules::{Game, Verdict};
 
 /// Every engine that runs on an emulated Z80.
-const ENGINES: [&str; 6] = [
+const ENGINES: [&str; 7] = [
     "1k-zx-chess",
     "1k-zx-chess-kp",
     "chesskelet",
     "chesskelet-lite",
     "draughts-1k",
     "baker-draughts",
+    "baker-draughts-mended",
 ];
+
+/// The engines to compare: `RETROCHESS_LOCKSTEP_ENGINES` (ids separated
+/// by commas), or all of them.
+fn engines() -> Vec<&'static str> {
+    match std::env::var("RETROCHESS_LOCKSTEP_ENGINES") {
+        Ok(list) => ENGINES
+            .into_iter()
+            .filter(|id| list.split(',').any(|e| e.trim() == *id))
+            .collect(),
+        Err(_) => ENGINES.to_vec(),
+    }
+}
 
 fn positions() -> usize {
     std::env::var("RETROCHESS_LOCKSTEP_POSITIONS")
@@ -105,7 +119,12 @@ fn own_lockstep_agrees_over_every_programs_searches_both_colours() {
     let n = positions();
     let _ = lockstep::take_report();
     let (mut instructions, mut all) = (0u64, std::collections::BTreeSet::new());
-    for id in ENGINES {
+    let ids = engines();
+    assert!(
+        !ids.is_empty(),
+        "RETROCHESS_LOCKSTEP_ENGINES names no Z80 engine"
+    );
+    for id in ids {
         for engine_first in [true, false] {
             let replies = match engines::entry(id).map(|e| e.game) {
                 Some(GameKind::Chess) => play(ChessRules, id, n, engine_first),
