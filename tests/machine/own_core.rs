@@ -32,3 +32,25 @@ fn a_cb_instruction_whose_opcode_looks_like_a_prefix_is_reported_at_its_start() 
     data[29..33].copy_from_slice(&[0x00, 0xCB, 0xED, 0x00]);
     assert_eq!(check::side_by_side(&data, 1).map(|d| d.actions), Ok(1));
 }
+
+/// Found by the fuzz target (its input is the seed
+/// `fuzz/corpus/z80_cores/jr-back-past-a-prefix.bin`): `FD 30 FE` is a
+/// `JR NC` to its own second byte, past its prefix; a run that looped
+/// there and stopped at its limit reported the prefix, fetched on the
+/// first pass only, as the last instruction's first byte on `z80emu`.
+#[test]
+fn a_jump_back_past_a_prefix_is_reported_at_the_jump() {
+    let seed = include_bytes!("../../fuzz/corpus/z80_cores/jr-back-past-a-prefix.bin");
+    assert_eq!(
+        check::side_by_side(seed, 2_000).map(|d| d.actions),
+        Ok(2_000)
+    );
+    let mut data = vec![0u8; 64];
+    data[12..16].copy_from_slice(&[0x00, 0xF0, 29, 0]); // SP F000, PC 29
+    // A run of 44 T-states with the mark 3 bytes on (on the FE, never an
+    // instruction's first byte): NOP (4), FD JR NC (16), then JR NC (12)
+    // twice, the second reaching the limit.
+    data[24] = 0xEB;
+    data[29..33].copy_from_slice(&[0x00, 0xFD, 0x30, 0xFE]);
+    assert_eq!(check::side_by_side(&data, 1).map(|d| d.actions), Ok(1));
+}
