@@ -54,3 +54,25 @@ fn a_jump_back_past_a_prefix_is_reported_at_the_jump() {
     data[29..33].copy_from_slice(&[0x00, 0xFD, 0x30, 0xFE]);
     assert_eq!(check::side_by_side(&data, 1).map(|d| d.actions), Ok(1));
 }
+
+/// Found by the fuzz target (its input is the seed
+/// `fuzz/corpus/z80_cores/limit-in-a-prefix-chain.bin`, where 25 FD
+/// prefixes precede an instruction): a run that reached its limit within
+/// a chain of prefixes reported, on `z80emu`, the byte where the step that
+/// finished the instruction began, not the chain's first prefix.
+#[test]
+fn a_limit_within_a_prefix_chain_reports_its_first_prefix() {
+    let seed = include_bytes!("../../fuzz/corpus/z80_cores/limit-in-a-prefix-chain.bin");
+    assert_eq!(
+        check::side_by_side(seed, 2_000).map(|d| d.actions),
+        Ok(2_000)
+    );
+    let mut data = vec![0u8; 64];
+    data[12..16].copy_from_slice(&[0x00, 0xF0, 29, 0]); // SP F000, PC 29
+    // A run of 60 T-states with the mark 7 bytes on (within the chain):
+    // NOP (4), then 30 FD prefixes and a NOP, the limit reached after 14.
+    data[24] = 0xEF;
+    data[29] = 0x00;
+    data[30..60].fill(0xFD);
+    assert_eq!(check::side_by_side(&data, 1).map(|d| d.actions), Ok(1));
+}

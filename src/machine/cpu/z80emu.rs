@@ -371,10 +371,14 @@ impl Z80emu {
         let trapped = wire.trapped;
         let signalled = wire.bus.signalled();
         if result.is_ok() {
-            // The limit may fall between a prefix and its instruction.
+            // The limit may fall between a prefix and its instruction (or
+            // within a chain of prefixes): finish it, an instruction begun
+            // at its first prefix (`step` would report where it went on).
+            let start = self.last_pc;
             while self.cpu.get_prefix().is_some() {
                 self.step(bus);
             }
+            self.last_pc = start;
             return RunEnd::Limit;
         }
         if !trapped {
