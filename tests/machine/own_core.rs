@@ -76,3 +76,30 @@ fn a_limit_within_a_prefix_chain_reports_its_first_prefix() {
     data[30..60].fill(0xFD);
     assert_eq!(check::side_by_side(&data, 1).map(|d| d.actions), Ok(1));
 }
+
+/// Found by the fuzz target (its input is the seed
+/// `fuzz/corpus/z80_cores/interrupt-in-im-2.bin`): `interrupt_im1` after
+/// the program ran `IM 2` went to 0038 on our core and through the IM 2
+/// vector on `z80emu`. The contract is a mode 1 interrupt whatever the
+/// mode (the Spectrum refuses the others before asking for one).
+#[test]
+fn a_mode_1_interrupt_is_taken_in_any_interrupt_mode() {
+    let seed = include_bytes!("../../fuzz/corpus/z80_cores/interrupt-in-im-2.bin");
+    assert_eq!(
+        check::side_by_side(seed, 2_000).map(|d| d.actions),
+        Ok(2_000)
+    );
+    for im in [0x46, 0x56, 0x5E] {
+        let mut data = vec![0u8; 64];
+        data[12..16].copy_from_slice(&[0x00, 0xF0, 29, 0]); // SP F000, PC 29
+        data[22] = 0x03; // I 03, IFF1 and IFF2 set
+        data[24] = 0x00; // a step: IM 0, 1 or 2
+        data[25] = 0xA0; // an interrupt
+        data[29..31].copy_from_slice(&[0xED, im]);
+        assert_eq!(
+            check::side_by_side(&data, 2).map(|d| d.actions),
+            Ok(2),
+            "ED {im:02X}"
+        );
+    }
+}

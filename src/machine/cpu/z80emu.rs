@@ -409,14 +409,22 @@ impl Z80emu {
         }
     }
 
+    /// Accepts a mode 1 interrupt whatever mode the program set (as our
+    /// core and `iz80` do: the CPU contract; a machine refuses the other
+    /// modes before asking for one), the mode kept.
     pub fn interrupt_im1<B: Bus>(&mut self, bus: &mut B) -> bool {
         if !self.cpu.is_irq_allowed() {
             return false;
         }
+        let mode = self.cpu.get_im();
+        self.cpu.set_im(InterruptMode::Mode1);
         let mut wire = Wire::new(bus, None);
-        self.cpu
+        let taken = self
+            .cpu
             .irq(&mut wire, &mut self.clock, NoDebug::None)
-            .is_some()
+            .is_some();
+        self.cpu.set_im(mode);
+        taken
     }
 }
 
