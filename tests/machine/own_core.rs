@@ -103,3 +103,24 @@ fn a_mode_1_interrupt_is_taken_in_any_interrupt_mode() {
         );
     }
 }
+
+/// Found by the fuzz target (its input is the seed
+/// `fuzz/corpus/z80_cores/limit-between-a-prefix-and-halt.bin`): a run
+/// whose limit fell between a DD prefix and a HALT ended with `Limit` on
+/// `z80emu` (its driver finishes the instruction with a step) and with
+/// `Halt` on our core, as when the HALT begins before the limit.
+#[test]
+fn a_limit_between_a_prefix_and_halt_ends_the_run_on_the_halt() {
+    let seed = include_bytes!("../../fuzz/corpus/z80_cores/limit-between-a-prefix-and-halt.bin");
+    assert_eq!(
+        check::side_by_side(seed, 2_000).map(|d| d.actions),
+        Ok(2_000)
+    );
+    let mut data = vec![0u8; 64];
+    data[12..16].copy_from_slice(&[0x00, 0xF0, 29, 0]); // SP F000, PC 29
+    // A run of 32 T-states, the mark on its first instruction: 7 NOPs
+    // (28), then DD (32, the limit) and HALT.
+    data[24] = 0xE8;
+    data[36..38].copy_from_slice(&[0xDD, 0x76]);
+    assert_eq!(check::side_by_side(&data, 1).map(|d| d.actions), Ok(1));
+}

@@ -375,8 +375,15 @@ impl Z80emu {
             // within a chain of prefixes): finish it, an instruction begun
             // at its first prefix (`step` would report where it went on).
             let start = self.last_pc;
+            let prefixed = self.cpu.get_prefix().is_some();
             while self.cpu.get_prefix().is_some() {
                 self.step(bus);
+            }
+            if prefixed && self.cpu.is_halt() {
+                // `DD HALT`: the run ends on the HALT, as when a HALT
+                // begins before the limit (and as our core has it).
+                self.last_pc = self.cpu.get_pc();
+                return RunEnd::Halt;
             }
             self.last_pc = start;
             return RunEnd::Limit;
