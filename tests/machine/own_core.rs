@@ -32,3 +32,95 @@ fn a_cb_instruction_whose_opcode_looks_like_a_prefix_is_reported_at_its_start() 
     data[29..33].copy_from_slice(&[0x00, 0xCB, 0xED, 0x00]);
     assert_eq!(check::side_by_side(&data, 1).map(|d| d.actions), Ok(1));
 }
+
+/// Found by the fuzz target (its input is the seed
+/// `fuzz/corpus/z80_cores/jr-back-past-a-prefix.bin`): `FD 30 FE` is a
+/// `JR NC` to its own second byte, past its prefix; a run that looped
+/// there and stopped at its limit reported the prefix, fetched on the
+/// first pass only, as the last instruction's first byte on `z80emu`.
+#[test]
+fn a_jump_back_past_a_prefix_is_reported_at_the_jump() {
+    let seed = include_bytes!("../../fuzz/corpus/z80_cores/jr-back-past-a-prefix.bin");
+    assert_eq!(
+        check::side_by_side(seed, 2_000).map(|d| d.actions),
+        Ok(2_000)
+    );
+    let mut data = vec![0u8; 64];
+    data[12..16].copy_from_slice(&[0x00, 0xF0, 29, 0]); // SP F000, PC 29
+    // A run of 44 T-states with the mark 3 bytes on (on the FE, never an
+    // instruction's first byte): NOP (4), FD JR NC (16), then JR NC (12)
+    // twice, the second reaching the limit.
+    data[24] = 0xEB;
+    data[29..33].copy_from_slice(&[0x00, 0xFD, 0x30, 0xFE]);
+    assert_eq!(check::side_by_side(&data, 1).map(|d| d.actions), Ok(1));
+}
+
+/// Found by the fuzz target (its input is the seed
+/// `fuzz/corpus/z80_cores/limit-in-a-prefix-chain.bin`, where 25 FD
+/// prefixes precede an instruction): a run that reached its limit within
+/// a chain of prefixes reported, on `z80emu`, the byte where the step that
+/// finished the instruction began, not the chain's first prefix.
+#[test]
+fn a_limit_within_a_prefix_chain_reports_its_first_prefix() {
+    let seed = include_bytes!("../../fuzz/corpus/z80_cores/limit-in-a-prefix-chain.bin");
+    assert_eq!(
+        check::side_by_side(seed, 2_000).map(|d| d.actions),
+        Ok(2_000)
+    );
+    let mut data = vec![0u8; 64];
+    data[12..16].copy_from_slice(&[0x00, 0xF0, 29, 0]); // SP F000, PC 29
+    // A run of 60 T-states with the mark 7 bytes on (within the chain):
+    // NOP (4), then 30 FD prefixes and a NOP, the limit reached after 14.
+    data[24] = 0xEF;
+    data[29] = 0x00;
+    data[30..60].fill(0xFD);
+    assert_eq!(check::side_by_side(&data, 1).map(|d| d.actions), Ok(1));
+}
+
+/// Found by the fuzz target (its input is the seed
+/// `fuzz/corpus/z80_cores/interrupt-in-im-2.bin`): `interrupt_im1` after
+/// the program ran `IM 2` went to 0038 on our core and through the IM 2
+/// vector on `z80emu`. The contract is a mode 1 interrupt whatever the
+/// mode (the Spectrum refuses the others before asking for one).
+#[test]
+fn a_mode_1_interrupt_is_taken_in_any_interrupt_mode() {
+    let seed = include_bytes!("../../fuzz/corpus/z80_cores/interrupt-in-im-2.bin");
+    assert_eq!(
+        check::side_by_side(seed, 2_000).map(|d| d.actions),
+        Ok(2_000)
+    );
+    for im in [0x46, 0x56, 0x5E] {
+        let mut data = vec![0u8; 64];
+        data[12..16].copy_from_slice(&[0x00, 0xF0, 29, 0]); // SP F000, PC 29
+        data[22] = 0x03; // I 03, IFF1 and IFF2 set
+        data[24] = 0x00; // a step: IM 0, 1 or 2
+        data[25] = 0xA0; // an interrupt
+        data[29..31].copy_from_slice(&[0xED, im]);
+        assert_eq!(
+            check::side_by_side(&data, 2).map(|d| d.actions),
+            Ok(2),
+            "ED {im:02X}"
+        );
+    }
+}
+
+/// Found by the fuzz target (its input is the seed
+/// `fuzz/corpus/z80_cores/limit-between-a-prefix-and-halt.bin`): a run
+/// whose limit fell between a DD prefix and a HALT ended with `Limit` on
+/// `z80emu` (its driver finishes the instruction with a step) and with
+/// `Halt` on our core, as when the HALT begins before the limit.
+#[test]
+fn a_limit_between_a_prefix_and_halt_ends_the_run_on_the_halt() {
+    let seed = include_bytes!("../../fuzz/corpus/z80_cores/limit-between-a-prefix-and-halt.bin");
+    assert_eq!(
+        check::side_by_side(seed, 2_000).map(|d| d.actions),
+        Ok(2_000)
+    );
+    let mut data = vec![0u8; 64];
+    data[12..16].copy_from_slice(&[0x00, 0xF0, 29, 0]); // SP F000, PC 29
+    // A run of 32 T-states, the mark on its first instruction: 7 NOPs
+    // (28), then DD (32, the limit) and HALT.
+    data[24] = 0xE8;
+    data[36..38].copy_from_slice(&[0xDD, 0x76]);
+    assert_eq!(check::side_by_side(&data, 1).map(|d| d.actions), Ok(1));
+}

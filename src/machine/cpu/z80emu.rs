@@ -42,6 +42,13 @@ fn fetched(record: u32, at: u16) -> Option<u8> {
     (record != NONE && record as u16 == at).then_some((record >> 16) as u8)
 }
 
+/// Is the fetch in `record` the one of a prefix-like byte (CB, ED, DD,
+/// FD) at `at`? Only then is the [`PrefixFetch`] at `at` the record of that
+/// fetch, not of an earlier one (code may have changed since).
+fn is_prefix(record: u32, at: u16) -> bool {
+    fetched(record, at).is_some_and(|op| matches!(op, 0xCB | 0xDD | 0xED | 0xFD))
+}
+
 /// The last fetch of a byte that can be a prefix (CB, ED, DD, FD).
 #[derive(Clone, Copy)]
 struct PrefixFetch {
@@ -62,6 +69,10 @@ struct Wire<'a, B> {
     marks: Option<&'a Marks>,
     /// The last opcode fetch (see [`fetched`]).
     last: u32,
+    /// The one before it: tells a prefix followed by its instruction from
+    /// a jump to the byte after a prefix fetched earlier (`FD 30 FE`,
+    /// `JR NC` to itself past its prefix).
+    before: u32,
     /// The last fetch of a prefix-like byte, if any in this run.
     prefix: Option<PrefixFetch>,
     /// The last fetch was answered with a HALT to stop the run.
@@ -74,6 +85,7 @@ impl<'a, B: Bus> Wire<'a, B> {
             bus,
             marks,
             last: NONE,
+            before: NONE,
             prefix: None,
             trapped: false,
         }
@@ -82,9 +94,8 @@ impl<'a, B: Bus> Wire<'a, B> {
     /// Does the opcode fetch at `pc`, coming right after the fetch in
     /// `last`, continue a prefixed instruction?
     fn continues(&self, pc: u16) -> Option<PrefixFetch> {
-        let before = pc.wrapping_sub(1);
         self.prefix
-            .filter(|p| p.at == before && p.continued && fetched(self.last, before).is_some())
+            .filter(|p| p.continued && p.at == pc.wrapping_sub(1) && is_prefix(self.last, p.at))
     }
 
     /// Does the fetch at `pc` start an instruction?
@@ -114,8 +125,15 @@ impl<'a, B: Bus> Wire<'a, B> {
         Some(match self.prefix {
             // A prefix, or a prefix-like byte as the opcode of a CB or ED
             // instruction (`SET 5,L` is CB ED): its instruction's start.
-            Some(p) if p.at == at => p.start,
-            Some(p) if p.at == at.wrapping_sub(1) && p.continued => p.start,
+            Some(p) if is_prefix(self.last, p.at) => p.start,
+            // The fetch after a prefix, when the prefix was the fetch
+            // before it (not when a jump came back to the byte after a
+            // prefix run earlier).
+            Some(p)
+                if p.continued && p.at == at.wrapping_sub(1) && is_prefix(self.before, p.at) =>
+            {
+                p.start
+            }
             _ => at,
         })
     }
@@ -150,6 +168,7 @@ impl<B: Bus> z80emu::Memory for Wire<'_, B> {
         if matches!(op, 0xCB | 0xDD | 0xED | 0xFD) {
             self.note_prefix(pc, op);
         }
+        self.before = self.last;
         self.last = u32::from(pc) | (u32::from(op) << 16);
         op
     }
@@ -352,10 +371,21 @@ impl Z80emu {
         let trapped = wire.trapped;
         let signalled = wire.bus.signalled();
         if result.is_ok() {
-            // The limit may fall between a prefix and its instruction.
+            // The limit may fall between a prefix and its instruction (or
+            // within a chain of prefixes): finish it, an instruction begun
+            // at its first prefix (`step` would report where it went on).
+            let start = self.last_pc;
+            let prefixed = self.cpu.get_prefix().is_some();
             while self.cpu.get_prefix().is_some() {
                 self.step(bus);
             }
+            if prefixed && self.cpu.is_halt() {
+                // `DD HALT`: the run ends on the HALT, as when a HALT
+                // begins before the limit (and as our core has it).
+                self.last_pc = self.cpu.get_pc();
+                return RunEnd::Halt;
+            }
+            self.last_pc = start;
             return RunEnd::Limit;
         }
         if !trapped {
@@ -386,14 +416,22 @@ impl Z80emu {
         }
     }
 
+    /// Accepts a mode 1 interrupt whatever mode the program set (as our
+    /// core and `iz80` do: the CPU contract; a machine refuses the other
+    /// modes before asking for one), the mode kept.
     pub fn interrupt_im1<B: Bus>(&mut self, bus: &mut B) -> bool {
         if !self.cpu.is_irq_allowed() {
             return false;
         }
+        let mode = self.cpu.get_im();
+        self.cpu.set_im(InterruptMode::Mode1);
         let mut wire = Wire::new(bus, None);
-        self.cpu
+        let taken = self
+            .cpu
             .irq(&mut wire, &mut self.clock, NoDebug::None)
-            .is_some()
+            .is_some();
+        self.cpu.set_im(mode);
+        taken
     }
 }
 
