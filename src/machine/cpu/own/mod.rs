@@ -1,8 +1,21 @@
-//! Our own Z80 core (NMOS), written for this workload: one `match` over
-//! the opcode, the memory access of the machine's bus inlined through the
-//! generic [`Bus`], T-states counted per instruction from the Z80 manual's
-//! tables (Zilog UM0080), and the hidden state the NMOS Z80 shows in flag
-//! bits 3 and 5: MEMPTR (`BIT b,(HL)`) and Q (`SCF`, `CCF`).
+//! Our own Z80 core (NMOS), written for this workload: each instruction
+//! decoded once and run in blocks (see [`decoded`]: slots, blocks, and how
+//! they stay right under self-modifying code, host writes and new marks),
+//! each instruction one `match` arm specialised for its opcode (registers,
+//! condition, ALU operation and length constants), the memory access of
+//! the machine's bus inlined through the generic [`Bus`], T-states counted
+//! per instruction from the Z80 manual's tables (Zilog UM0080), and the
+//! hidden state the NMOS Z80 shows in flag bits 3 and 5: MEMPTR
+//! (`BIT b,(HL)`) and Q (`SCF`, `CCF`). No `unsafe`.
+//!
+//! How it was chosen (callgrind's host instructions over 10 moves of 1K ZX
+//! Chess, ~10.2 M Z80 instructions; `z80emu` 512 M): the first form, one
+//! `match` reading every byte through the bus, 672 M; instructions decoded
+//! once per address, 646 M (the stops and the limit still checked after
+//! each); blocks with one limit check, 649 M; 256 specialised arms, 532 M;
+//! an entry list per block, 518 M; blocks through jumps and fall-throughs
+//! with an END entry, 410 M. Wall time followed more than the counts (a
+//! block loop predicts well): see `retrochess bench`.
 //!
 //! An instruction here is a whole prefix chain (`DD DD 21 nn nn` runs as
 //! one, 4 T-states and one R increment per prefix), so every stop falls
