@@ -1,5 +1,5 @@
 //! Our own Z80 core (NMOS), written for this workload: each instruction
-//! decoded once and run in blocks (see [`decoded`]: slots, blocks, and how
+//! decoded once and run in blocks (see the `decoded` module: slots, blocks, and how
 //! they stay right under self-modifying code, host writes and new marks),
 //! each instruction one `match` arm specialised for its opcode (registers,
 //! condition, ALU operation and length constants), the memory access of
