@@ -12,13 +12,7 @@ set -eu
 NEW=$(realpath target/release/retrochess)
 DIR=$(mktemp -d)
 trap 'rm -rf "$DIR"' EXIT
-records() { # BINARY OUTDIR [extra]
-    b=$1; o=$2; shift 2; mkdir -p "$o"
-    "$b" match --seed 1 --concurrency 1 --pgn "$o/chess-default.pgn" "$@" >/dev/null 2>&1
-    "$b" match --engine 1k-zx-chess --engine chesskelet --engine chesskelet-lite --games 4 \
-        --seed 1 --concurrency 1 --pgn "$o/chess-three.pgn" "$@" >/dev/null 2>&1
-    "$b" match --game draughts --seed 1 --games 4 --concurrency 1 --pgn "$o/draughts-4.pdn" "$@" >/dev/null 2>&1
-}
+. "$(dirname "$0")/records.sh"
 status=0
 same() { # NAME A B
     if cmp -s "$2" "$3"; then
@@ -29,7 +23,7 @@ same() { # NAME A B
 }
 records "$NEW" "$DIR/z80emu" --core z80emu
 records "$NEW" "$DIR/own" --core own
-for f in chess-default.pgn chess-three.pgn draughts-4.pdn; do
+for f in chess-default.pgn chess-three.pgn draughts-4.pdn draughts-default.pdn; do
     same "$f, own vs z80emu" "$DIR/z80emu/$f" "$DIR/own/$f"
 done
 if [ $# -ge 1 ]; then

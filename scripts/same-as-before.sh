@@ -15,14 +15,7 @@ OLD=$(realpath "$1")
 NEW=$(realpath "${2:-target/release/retrochess}")
 PY=${RETROCHESS_PYTHON:-python3}
 DIR=$(mktemp -d)
-records() { # BINARY OUTDIR [extra]
-    b=$1; o=$2; shift 2; mkdir -p "$o"
-    "$b" match --seed 1 --concurrency 1 --pgn "$o/chess-default.pgn" "$@" >/dev/null 2>&1
-    "$b" match --engine 1k-zx-chess --engine chesskelet --engine chesskelet-lite --games 4 \
-        --seed 1 --concurrency 1 --pgn "$o/chess-three.pgn" "$@" >/dev/null 2>&1
-    "$b" match --game draughts --seed 1 --games 4 --concurrency 1 --pgn "$o/draughts-4.pdn" "$@" >/dev/null 2>&1
-    "$b" match --game draughts --seed 1 --concurrency 1 --pgn "$o/draughts-default.pdn" "$@" >/dev/null 2>&1
-}
+. "$(dirname "$0")/records.sh"
 records "$OLD" "$DIR/old"
 records "$NEW" "$DIR/new" --no-comments
 status=0
