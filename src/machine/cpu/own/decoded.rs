@@ -7,13 +7,13 @@
 //!   read from the bus as it runs.
 //! - A **block** per address: how many decoded instructions from there on
 //!   run one after the other with no check in between: none is at a
-//!   marked address, none is a HALT or DD-, ED- or FD-prefixed (CB ones
-//!   are in). A block follows the code through jumps whose destination is
-//!   in it (`JP nn`, `JR e`, `CALL nn`) and through conditional ones where
-//!   they fall through (it ends where one jumps), and ends at a `RET`,
-//!   `JP (HL)` or `RST`. The run loop checks the T-state limit once for the
-//!   whole block (against the most any instruction of it can take), and
-//!   the marks not at all when one block follows another.
+//!   marked address, none is a HALT or prefixed. A block follows the code
+//!   through jumps whose destination is in it (`JP nn`, `JR e`, `CALL nn`)
+//!   and through conditional ones where they fall through (it ends where
+//!   one jumps), and ends at a `RET`, `JP (HL)` or `RST`. The run loop
+//!   checks the T-state limit once for the whole block (against the most
+//!   any instruction of it can take), and the marks not at all when one
+//!   block follows another.
 //! - For each memory **cell** (see [`Bus::cell`]), the generation in which
 //!   a decoded instruction was read from it.
 //!
@@ -157,16 +157,13 @@ enum Role {
     /// A jump whose destination is in the code: `JP nn`, `JR e`, `CALL nn`
     /// (the block goes on there), or a conditional one: `JP cc`, `JR cc`,
     /// `CALL cc`, `RET cc`, `DJNZ` (the block goes on where it falls
-    /// through, and ends there if it jumped). Also a CB instruction, its
-    /// second byte read as it runs (at most 15 T-states; the block goes on
-    /// two bytes on, and PC is checked after it all the same).
+    /// through, and ends there if it jumped).
     Branch,
     /// Ends a block: its destination is in a register or on the stack
     /// (`RET`, `JP (HL)`) or in the ROM (`RST`).
     Last,
-    /// Never in a block: HALT, and the DD, ED and FD prefixes (what follows
-    /// them is not decoded, a chain of DD/FD prefixes has no bound on its
-    /// T-states, and a repeating ED instruction takes 21).
+    /// Never in a block: HALT, and the prefixes (what follows them is not
+    /// decoded, and a chain of prefixes has no bound on its T-states).
     Outside,
 }
 
@@ -176,8 +173,7 @@ const ROLE: [Role; 256] = {
     while op < 256 {
         let o = op as u8;
         t[op] = match o {
-            0x76 | 0xDD | 0xED | 0xFD => Role::Outside,
-            0xCB => Role::Branch,
+            0x76 | 0xCB | 0xDD | 0xED | 0xFD => Role::Outside,
             0xC9 | 0xE9 => Role::Last,
             _ if o & 0xC7 == 0xC7 => Role::Last,
             0x10 | 0x18 | 0x20 | 0x28 | 0x30 | 0x38 | 0xC3 | 0xCD => Role::Branch,
@@ -208,7 +204,6 @@ fn next(at: u16, slot: Slot) -> u16 {
     match slot.op {
         0xC3 | 0xCD => slot.n,
         0x18 => after.wrapping_add(slot.n as u8 as i8 as u16),
-        0xCB => at.wrapping_add(2),
         _ => after,
     }
 }
@@ -391,7 +386,7 @@ impl Decoded {
                 break;
             };
             let role = ROLE[usize::from(slot.op)];
-            if role == Role::Outside || (slot.op == 0xCB && !bus.plain(at.wrapping_add(1))) {
+            if role == Role::Outside {
                 break;
             }
             self.arena[first + usize::from(count)] = Entry {
@@ -433,8 +428,6 @@ pub const READS: [bool; 256] = {
         let o = op as u8;
         t[op] = match o {
             0x0A | 0x1A | 0x2A | 0x3A | 0x34 | 0x35 | 0xC1 | 0xD1 | 0xE1 | 0xF1 | 0xC9 => true,
-            // CB: its second byte, and (HL)
-            0xCB => true,
             0xDB | 0xE3 => true,
             // LD r,(HL); ALU A,(HL); RET cc
             _ if (o & 0xC7 == 0x46 && o != 0x76) || o & 0xC7 == 0x86 || o & 0xC7 == 0xC0 => true,
@@ -453,8 +446,6 @@ pub const WRITES: [bool; 256] = {
         let o = op as u8;
         t[op] = match o {
             0x02 | 0x12 | 0x22 | 0x32 | 0x34 | 0x35 | 0x36 | 0xCD | 0xE3 => true,
-            // CB: RES, SET and the shifts on (HL)
-            0xCB => true,
             0xC5 | 0xD5 | 0xE5 | 0xF5 => true,
             // LD (HL),r; CALL cc; RST
             _ if (o & 0xF8 == 0x70 && o != 0x76) || o & 0xC7 == 0xC4 || o & 0xC7 == 0xC7 => true,
