@@ -19,13 +19,14 @@
 
 use std::time::{Duration, Instant};
 
-use retrochess::engines::{Catalogue, Engine, EngineOptions, GameKind, Played};
+use retrochess::arbiter::Judgement;
+use retrochess::engines::{Catalogue, Engine, EngineOptions, GameKind};
 
 use super::explain::searching;
 use retrochess::machine::{Core, SplitMix64, profile};
 use retrochess::rules::chess::ChessRules;
 use retrochess::rules::draughts::Draughts;
-use retrochess::rules::{Game, Rules, Verdict};
+use retrochess::rules::{Game, Rules};
 
 use super::{CliError, game_of};
 
@@ -91,13 +92,9 @@ impl<R: Catalogue + Clone> Workload<R> {
         self.outside.push((wall - inside).max(0.0) / wall);
         self.authentic.push(reply.authentic);
         self.tstates += reply.tstates;
-        let legal = match reply.played {
-            Played::Move(wire) => match self.rules.judge(self.game.position(), &wire) {
-                Verdict::Legal(m) => Some(m),
-                Verdict::Illegal(..) => None,
-            },
-            _ => None,
-        };
+        let legal = Judgement::of(&self.rules, self.game.position(), &reply.played)
+            .legal()
+            .cloned();
         match legal {
             Some(m) => self.game.push(m),
             None => self.game = Game::initial(self.rules.clone()),
@@ -266,13 +263,9 @@ fn native(id: &str, options: &EngineOptions, moves: usize) -> Result<(), CliErro
         let reply = engine.play(&game, options.budget)?;
         host.push(t.elapsed());
         nodes += reply.nodes;
-        let legal = match reply.played {
-            Played::Move(wire) => match rules.judge(game.position(), &wire) {
-                Verdict::Legal(m) => Some(m),
-                Verdict::Illegal(..) => None,
-            },
-            _ => None,
-        };
+        let legal = Judgement::of(&rules, game.position(), &reply.played)
+            .legal()
+            .cloned();
         match legal {
             Some(m) => game.push(m),
             None => game = Game::initial(rules),

@@ -13,12 +13,13 @@
 
 use std::collections::BTreeMap;
 
-use retrochess::engines::{self, Catalogue, EngineOptions, GameKind, Played, onek};
+use retrochess::arbiter::Judgement;
+use retrochess::engines::{self, Catalogue, EngineOptions, GameKind, onek};
 use retrochess::machine::cpu::lockstep::{self, Opcode};
 use retrochess::machine::{Core, SplitMix64};
+use retrochess::rules::Game;
 use retrochess::rules::chess::ChessRules;
 use retrochess::rules::draughts::Draughts;
-use retrochess::rules::{Game, Verdict};
 
 /// Every engine that runs on an emulated Z80.
 const ENGINES: [&str; 7] = [
@@ -81,13 +82,9 @@ fn play<R: Catalogue + Clone>(rules: R, id: &str, replies: usize, engine_first: 
         }
         let reply = engine.play(&game, 2_000_000_000).unwrap();
         done += 1;
-        let legal = match reply.played {
-            Played::Move(wire) => match rules.judge(game.position(), &wire) {
-                Verdict::Legal(m) => Some(m),
-                Verdict::Illegal(..) => None,
-            },
-            _ => None,
-        };
+        let legal = Judgement::of(&rules, game.position(), &reply.played)
+            .legal()
+            .cloned();
         match legal {
             Some(m) => game.push(m),
             // A program's dead end or fault ends the game, not the

@@ -2,13 +2,14 @@
 //! in lockstep over each program's searches, and T-states counted by hand
 //! from the Z80 manual (Zilog UM0080, instruction tables).
 
-use retrochess::engines::{self, Catalogue, EngineOptions, GameKind, Played, onek};
+use retrochess::arbiter::Judgement;
+use retrochess::engines::{self, Catalogue, EngineOptions, GameKind, onek};
 use retrochess::machine::cpu::lockstep;
 use retrochess::machine::zx81::{FramesMode, Ram, Zx81};
 use retrochess::machine::{Core, Memory, Regs, Resume, SplitMix64, Stop};
+use retrochess::rules::Game;
 use retrochess::rules::chess::ChessRules;
 use retrochess::rules::draughts::Draughts;
-use retrochess::rules::{Game, Verdict};
 
 /// The engines whose searches run on both cores, and how many replies each
 /// gives (moving first, against a seeded random mover). One line per engine
@@ -54,15 +55,11 @@ fn play<R: Catalogue + Clone>(rules: R, id: &str, options: &EngineOptions, repli
             game.push(legal[rng.range(0, legal.len() as u64 - 1) as usize].clone());
         }
         let reply = engine.play(&game, 2_000_000_000).unwrap();
-        let legal = match reply.played {
-            Played::Move(wire) => match rules.judge(game.position(), &wire) {
-                Verdict::Legal(m) => Some(m),
-                Verdict::Illegal(..) => None,
-            },
-            // A program's own dead end or fault (Baker's draughts loses its
-            // way after some jumps) ends the game, not the comparison.
-            _ => None,
-        };
+        // A program's own dead end or fault (Baker's draughts loses its
+        // way after some jumps) ends the game, not the comparison.
+        let legal = Judgement::of(&rules, game.position(), &reply.played)
+            .legal()
+            .cloned();
         match legal {
             Some(m) if game.ending().is_none() => game.push(m),
             _ => {
