@@ -3,7 +3,8 @@
 //! a sequence of single steps, interrupts and bounded runs (with marks),
 //! each done on both, with the registers, MEMPTR, the halt state, the
 //! T-states, the way the run ended, the last instruction's first byte and
-//! the whole memory compared after each. What the fuzz target `z80_cores` and the tests drive.
+//! the whole memory compared after each. What the fuzz target `z80_cores`
+//! and the tests drive.
 
 use super::own::Own;
 use super::z80emu::Z80emu;
