@@ -114,15 +114,15 @@ impl Block {
 impl Entry {
     #[inline(always)]
     fn pack(self) -> u64 {
-        u64::from(self.n) | (u64::from(self.op) << 16) | (u64::from(self.addr) << 32)
+        u64::from(self.op) | (u64::from(self.n) << 8) | (u64::from(self.addr) << 24)
     }
 
     #[inline(always)]
     fn unpack(v: u64) -> Entry {
         Entry {
-            n: v as u16,
-            op: (v >> 16) as u8,
-            addr: (v >> 32) as u16,
+            op: v as u8,
+            n: (v >> 8) as u16,
+            addr: (v >> 24) as u16,
         }
     }
 }

@@ -680,6 +680,13 @@ impl Own {
         let generation = self.cache.generation;
         let first = block.first;
         let mut i = first;
+        // T-states and PC go from one instruction to the next in locals:
+        // each instruction finds them stored, and they are read back after
+        // it. The compiler sees through both in most arms, so they stay in
+        // host registers instead of a read, add and write in memory per
+        // instruction, each waiting for the one before.
+        let mut t = self.tstates;
+        let mut pc = self.pc;
         loop {
             let e = self.cache.entry(i);
             // One arm per opcode, each `exec_main` with its opcode a
@@ -696,8 +703,10 @@ impl Own {
                                 i = i.wrapping_sub(1);
                                 Some(true)
                             } else {
-                                self.pc = self.pc.wrapping_add(decoded::length($op));
+                                self.tstates = t;
+                                self.pc = pc.wrapping_add(decoded::length($op));
                                 self.exec_main::<HL, B, true>(bus, $op, e.n);
+                                (t, pc) = (self.tstates, self.pc);
                                 if (decoded::READS[$op] && bus.signalled())
                                     || (decoded::WRITES[$op] && self.cache.generation != generation)
                                 {
