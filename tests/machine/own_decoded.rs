@@ -7,7 +7,7 @@
 use retrochess::machine::cpu::check::FlatBus;
 use retrochess::machine::cpu::own::Own;
 use retrochess::machine::cpu::z80emu::Z80emu;
-use retrochess::machine::cpu::{Marks, Memory, Regs, RunEnd};
+use retrochess::machine::cpu::{HostWrites, Marks, Memory, Regs, RunEnd};
 use retrochess::machine::zx81::{FramesMode, Ram, Zx81};
 use retrochess::machine::{Core, Stop};
 
@@ -83,6 +83,99 @@ fn the_host_writing_over_decoded_code_between_runs_is_seen() {
     own.set_regs(&regs);
     own.step(&mut bus);
     assert_eq!(own.regs().bc >> 8, 11);
+}
+
+#[test]
+fn the_host_writing_over_decoded_code_among_writes_far_from_it_is_seen() {
+    // LD B,7; JR $ — then writes below and above it (more clusters than
+    // the spans kept), and one into it, in between.
+    let (mut bus, regs) = flat(&[0x06, 0x07, 0x18, 0xFE]);
+    let marks = Marks::new();
+    let mut own = Own::new();
+    own.set_regs(&regs);
+    own.run(&mut bus, &marks, 100);
+    let far = |i: u16| {
+        if i % 2 == 0 {
+            0x1000 + i * 0x100
+        } else {
+            0xF000 - i * 0x100
+        }
+    };
+    for i in 0..(2 * HostWrites::SPANS as u16) {
+        bus.poke(far(i), 0);
+        if i == 3 {
+            bus.poke(AT + 1, 9);
+        }
+    }
+    own.set_regs(&regs);
+    own.run(&mut bus, &marks, own.tstates() + 100);
+    assert_eq!(own.regs().bc >> 8, 9, "the poked operand was read");
+}
+
+/// Every cell written in `writes` (first, last) is in a span of what the
+/// notes make.
+fn covered(writes: &[(u16, u16)]) -> HostWrites {
+    let mut host = HostWrites::NONE;
+    for &(first, last) in writes {
+        host.span(first, last);
+    }
+    assert!(host.spans().len() <= HostWrites::SPANS);
+    for &(first, last) in writes {
+        for cell in [first, last, first + (last - first) / 2] {
+            assert!(
+                host.spans()
+                    .iter()
+                    .any(|&(lo, hi)| lo <= cell && cell <= hi),
+                "{cell:04X} written, in no span of {:04X?}",
+                host.spans()
+            );
+        }
+    }
+    host
+}
+
+#[test]
+fn host_writes_cover_every_cell_written_in_a_few_spans() {
+    // A pseudo-random mix of single cells and runs, many more than the
+    // spans kept.
+    let mut x: u32 = 12345;
+    let mut next = || {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        (x >> 8) as u16
+    };
+    for len in [1, 5, 9, 30, 200] {
+        let writes: Vec<(u16, u16)> = (0..len)
+            .map(|_| {
+                let first = next();
+                let run = if next() % 4 == 0 { next() % 300 } else { 0 };
+                (first, first.saturating_add(run))
+            })
+            .collect();
+        covered(&writes);
+    }
+    // What it started as, and what taking leaves.
+    let mut all = HostWrites::default();
+    assert_eq!(all.spans(), &[(0, 0xFFFF)]);
+    assert_eq!(all.take(), HostWrites::ALL);
+    assert!(all.spans().is_empty());
+}
+
+#[test]
+fn host_writes_on_both_sides_of_a_program_do_not_cover_it() {
+    // Baker's draughts between two moves (see `engines::baker`): FRAMES,
+    // the 32 squares of its board (one cell in nine left out), RANDOM
+    // just below the code, and a return address at the top of the stack.
+    let mut writes = vec![(0x4034, 0x4035), (0x4C9C, 0x4C9C), (0x7FF6, 0x7FF7)];
+    writes.extend((0..32u16).map(|i| (0x404B + i + i / 8, 0x404B + i + i / 8)));
+    let host = covered(&writes);
+    let (code_lo, code_hi) = (0x4CA5, 0x4FE9);
+    assert!(
+        host.spans()
+            .iter()
+            .all(|&(lo, hi)| hi < code_lo || lo > code_hi),
+        "a span over the code: {:04X?}",
+        host.spans()
+    );
 }
 
 #[test]

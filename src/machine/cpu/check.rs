@@ -77,7 +77,7 @@ impl Bus for FlatBus {
         &self.mem[..]
     }
 
-    fn take_host_writes(&mut self) -> Option<(u16, u16)> {
+    fn take_host_writes(&mut self) -> HostWrites {
         self.host_writes.take()
     }
 }

@@ -158,27 +158,57 @@ pub trait Bus: Memory + Clone {
     }
 
     /// The cells written by anyone but the CPU (loaders, traps, the
-    /// machine's clock) since the last call, as one span, cleared; `None`
-    /// if none. A bus that does not keep track answers "all of them",
-    /// which is always right and only slower.
-    fn take_host_writes(&mut self) -> Option<(u16, u16)> {
-        Some((0, 0xFFFF))
+    /// machine's clock) since the last call, as a few spans, cleared. A bus
+    /// that does not keep track answers "all of them", which is always
+    /// right and only slower.
+    fn take_host_writes(&mut self) -> HostWrites {
+        HostWrites::ALL
     }
 }
 
-/// The span of cells a bus has had written by its host since the CPU last
-/// asked (see [`Bus::take_host_writes`]). A new bus starts with every cell
-/// written: nothing the CPU decoded before can be trusted on it.
+/// The cells a bus has had written by its host since the CPU last asked
+/// (see [`Bus::take_host_writes`]), as at most [`HostWrites::SPANS`] spans
+/// that cover every cell written (and may cover some that were not). A new
+/// bus starts with every cell written: nothing the CPU decoded before can
+/// be trusted on it.
+///
+/// Several spans, not one: a driver's writes between two moves fall on
+/// either side of the program (the board below it, a return address on
+/// the stack above it), and one span over them would cover the program's
+/// code too, which would then be decoded afresh for every move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HostWrites(Option<(u16, u16)>);
+pub struct HostWrites {
+    /// The first `len` are the spans (`first..=last`).
+    spans: [(u16, u16); HostWrites::SPANS + 1],
+    len: u8,
+}
 
 impl Default for HostWrites {
     fn default() -> Self {
-        HostWrites(Some((0, 0xFFFF)))
+        HostWrites::ALL
     }
 }
 
 impl HostWrites {
+    /// The most spans kept: when a write would make one more, the two
+    /// nearest each other become one.
+    pub const SPANS: usize = 8;
+
+    /// Writes this far apart or closer (in cells) go into one span.
+    const NEAR: u16 = 16;
+
+    /// Every cell written.
+    pub const ALL: HostWrites = HostWrites {
+        spans: [(0, 0xFFFF); HostWrites::SPANS + 1],
+        len: 1,
+    };
+
+    /// No cell written.
+    pub const NONE: HostWrites = HostWrites {
+        spans: [(0, 0); HostWrites::SPANS + 1],
+        len: 0,
+    };
+
     /// Notes that the host wrote `cell`.
     #[inline]
     pub fn note(&mut self, cell: u16) {
@@ -187,15 +217,37 @@ impl HostWrites {
 
     /// Notes that the host wrote the cells `first..=last`.
     pub fn span(&mut self, first: u16, last: u16) {
-        self.0 = Some(match self.0 {
-            Some((lo, hi)) => (lo.min(first), hi.max(last)),
-            None => (first, last),
-        });
+        let len = usize::from(self.len);
+        let near = |&(lo, hi): &(u16, u16)| {
+            first <= hi.saturating_add(Self::NEAR) && lo <= last.saturating_add(Self::NEAR)
+        };
+        if let Some(s) = self.spans[..len].iter_mut().find(|s| near(s)) {
+            *s = (s.0.min(first), s.1.max(last));
+            return;
+        }
+        self.spans[len] = (first, last);
+        if len < Self::SPANS {
+            self.len += 1;
+            return;
+        }
+        // One too many: join the two nearest (in order of their starts,
+        // the gap between one's end and the next one's start).
+        let spans = &mut self.spans;
+        spans.sort_unstable();
+        let gap = |i: usize| spans[i + 1].0.saturating_sub(spans[i].1);
+        let i = (0..Self::SPANS).min_by_key(|&i| gap(i)).unwrap_or(0);
+        spans[i] = (spans[i].0, spans[i].1.max(spans[i + 1].1));
+        spans.copy_within(i + 2.., i + 1);
     }
 
-    /// The span written since the last call, cleared.
-    pub fn take(&mut self) -> Option<(u16, u16)> {
-        self.0.take()
+    /// The spans, in no particular order.
+    pub fn spans(&self) -> &[(u16, u16)] {
+        &self.spans[..usize::from(self.len)]
+    }
+
+    /// What was written since the last call; clears it.
+    pub fn take(&mut self) -> HostWrites {
+        std::mem::replace(self, HostWrites::NONE)
     }
 }
 

@@ -242,7 +242,7 @@ impl Bus for SpectrumBus {
         addr >= RAM_START && addr != sysvar::LAST_K
     }
 
-    fn take_host_writes(&mut self) -> Option<(u16, u16)> {
+    fn take_host_writes(&mut self) -> HostWrites {
         self.host_writes.take()
     }
 }

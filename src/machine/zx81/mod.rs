@@ -236,7 +236,7 @@ impl Bus for Zx81Bus {
         }
     }
 
-    fn take_host_writes(&mut self) -> Option<(u16, u16)> {
+    fn take_host_writes(&mut self) -> HostWrites {
         self.host_writes.take()
     }
 }

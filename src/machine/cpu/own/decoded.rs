@@ -316,13 +316,14 @@ impl Decoded {
     /// Before a run or a step: forgets what the host wrote over, and the
     /// blocks if the marks changed.
     pub fn sync<B: Bus>(&mut self, bus: &mut B, marks: Option<&Marks>) {
-        if let Some((lo, hi)) = bus.take_host_writes() {
-            // Only where the span meets decoded code is there anything to
-            // look at.
+        // Only where a span meets decoded code is there anything to look at.
+        let written = bus.take_host_writes();
+        let over_code = |&(lo, hi): &(u16, u16)| {
             let (lo, hi) = (lo.max(self.code_lo), hi.min(self.code_hi));
-            if lo <= hi && (lo..=hi).any(|c| self.is_code(c)) {
-                self.flush();
-            }
+            lo <= hi && (lo..=hi).any(|c| self.is_code(c))
+        };
+        if written.spans().iter().any(over_code) {
+            self.flush();
         }
         if let Some(marks) = marks
             && marks.version() != self.marks
