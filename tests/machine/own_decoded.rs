@@ -95,7 +95,7 @@ fn the_host_writing_over_decoded_code_among_writes_far_from_it_is_seen() {
     own.set_regs(&regs);
     own.run(&mut bus, &marks, 100);
     let far = |i: u16| {
-        if i % 2 == 0 {
+        if i.is_multiple_of(2) {
             0x1000 + i * 0x100
         } else {
             0xF000 - i * 0x100
