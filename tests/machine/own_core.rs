@@ -124,3 +124,22 @@ fn a_limit_between_a_prefix_and_halt_ends_the_run_on_the_halt() {
     data[36..38].copy_from_slice(&[0xDD, 0x76]);
     assert_eq!(check::side_by_side(&data, 1).map(|d| d.actions), Ok(1));
 }
+
+/// Found by the fuzz target: memory of nothing but `DD` and `FD` bytes is
+/// one endless chain of prefixes, on which both cores ran for ever (a
+/// run's limit never falls inside an instruction). Such memory is left
+/// out, and memory with any other byte among them still runs: a chain ends
+/// at it.
+#[test]
+fn memory_of_nothing_but_prefixes_is_left_out_and_one_other_byte_ends_a_chain() {
+    let prefixes: Vec<u8> = [0xDD, 0xFD].repeat(20);
+    assert_eq!(
+        check::side_by_side(&prefixes, 50),
+        Ok(check::Compared::default())
+    );
+    // The same with a NOP in it: every chain ends there (memory repeats
+    // the 41 bytes), and all 50 actions run, compared.
+    let mut almost = prefixes;
+    almost.push(0x00);
+    assert_eq!(check::side_by_side(&almost, 50).map(|d| d.actions), Ok(50));
+}
