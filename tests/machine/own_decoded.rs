@@ -65,19 +65,28 @@ fn a_write_into_the_block_being_run_is_seen_by_the_next_instruction() {
     }
 }
 
-#[test]
-fn the_host_writing_over_decoded_code_between_runs_is_seen() {
-    // LD B,7; JR $
+/// `LD B,7; JR $` run once on our core (decoded), and what it ran on.
+fn ran_ld_b_7() -> (FlatBus, Regs, Own) {
     let (mut bus, regs) = flat(&[0x06, 0x07, 0x18, 0xFE]);
-    let marks = Marks::new();
     let mut own = Own::new();
     own.set_regs(&regs);
-    own.run(&mut bus, &marks, 100);
+    own.run(&mut bus, &Marks::new(), 100);
     assert_eq!(own.regs().bc >> 8, 7);
+    (bus, regs, own)
+}
+
+/// Runs `own` from `regs` again: `LD B,n` must have read `n`.
+fn runs_again_with(own: &mut Own, bus: &mut FlatBus, regs: &Regs, n: u16) {
+    own.set_regs(regs);
+    own.run(bus, &Marks::new(), own.tstates() + 100);
+    assert_eq!(own.regs().bc >> 8, n, "the poked operand was read");
+}
+
+#[test]
+fn the_host_writing_over_decoded_code_between_runs_is_seen() {
+    let (mut bus, regs, mut own) = ran_ld_b_7();
     bus.poke(AT + 1, 9);
-    own.set_regs(&regs);
-    own.run(&mut bus, &marks, own.tstates() + 100);
-    assert_eq!(own.regs().bc >> 8, 9, "the poked operand was read");
+    runs_again_with(&mut own, &mut bus, &regs, 9);
     // And a step (no run) after another poke.
     bus.poke(AT + 1, 11);
     own.set_regs(&regs);
@@ -87,13 +96,9 @@ fn the_host_writing_over_decoded_code_between_runs_is_seen() {
 
 #[test]
 fn the_host_writing_over_decoded_code_among_writes_far_from_it_is_seen() {
-    // LD B,7; JR $ — then writes below and above it (more clusters than
-    // the spans kept), and one into it, in between.
-    let (mut bus, regs) = flat(&[0x06, 0x07, 0x18, 0xFE]);
-    let marks = Marks::new();
-    let mut own = Own::new();
-    own.set_regs(&regs);
-    own.run(&mut bus, &marks, 100);
+    // Writes below and above the code (more clusters than the spans
+    // kept), and one into it, in between.
+    let (mut bus, regs, mut own) = ran_ld_b_7();
     let far = |i: u16| {
         if i.is_multiple_of(2) {
             0x1000 + i * 0x100
@@ -107,9 +112,7 @@ fn the_host_writing_over_decoded_code_among_writes_far_from_it_is_seen() {
             bus.poke(AT + 1, 9);
         }
     }
-    own.set_regs(&regs);
-    own.run(&mut bus, &marks, own.tstates() + 100);
-    assert_eq!(own.regs().bc >> 8, 9, "the poked operand was read");
+    runs_again_with(&mut own, &mut bus, &regs, 9);
 }
 
 /// Every cell written in `writes` (first, last) is in a span of what the
