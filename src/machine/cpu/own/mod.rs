@@ -21,7 +21,7 @@
 //! each instruction read them, added to them and wrote them back, and the
 //! next one waited for that store: two chains through memory, a
 //! store-to-load latency per instruction, that bounded the loop more than
-//! its instructions did (see [`Own::run_block`]).
+//! its instructions did (see `run_block`).
 //!
 //! An instruction here is a whole prefix chain (`DD DD 21 nn nn` runs as
 //! one, 4 T-states and one R increment per prefix), so every stop falls
