@@ -21,16 +21,34 @@ fn random_programs_run_the_same_on_both_cores() {
     assert_eq!(actions, 400 * 300);
 }
 
+/// 64 bytes for `check::side_by_side`: SP F000, PC 29, the actions'
+/// `script` from byte 24 and `code` from byte 29, zeros elsewhere.
+fn program(script: &[u8], code: &[u8]) -> Vec<u8> {
+    let mut data = vec![0u8; 64];
+    data[12..16].copy_from_slice(&[0x00, 0xF0, 29, 0]);
+    data[24..24 + script.len()].copy_from_slice(script);
+    data[29..29 + code.len()].copy_from_slice(code);
+    data
+}
+
+/// How many of at most `max` actions ran the same on both cores.
+fn actions(data: &[u8], max: usize) -> Result<u64, String> {
+    check::side_by_side(data, max).map(|d| d.actions)
+}
+
+/// A fuzz finding kept as a seed runs all its 2,000 actions the same.
+fn seed_runs(seed: &[u8]) {
+    assert_eq!(actions(seed, 2_000), Ok(2_000));
+}
+
 /// Found by the fuzz target: a run stopped at a mark after `SET 5,L` (CB
 /// ED) reported the ED as the last instruction's first byte on `z80emu`.
 #[test]
 fn a_cb_instruction_whose_opcode_looks_like_a_prefix_is_reported_at_its_start() {
-    let mut data = vec![0u8; 64];
-    data[12..16].copy_from_slice(&[0x00, 0xF0, 29, 0]); // SP F000, PC 29
-    data[24] = 0xDB; // a run, the mark 3 bytes on
-    // NOP (a run's first instruction is a step), then SET 5,L.
-    data[29..33].copy_from_slice(&[0x00, 0xCB, 0xED, 0x00]);
-    assert_eq!(check::side_by_side(&data, 1).map(|d| d.actions), Ok(1));
+    // A run, the mark 3 bytes on: NOP (a run's first instruction is a
+    // step), then SET 5,L.
+    let data = program(&[0xDB], &[0x00, 0xCB, 0xED, 0x00]);
+    assert_eq!(actions(&data, 1), Ok(1));
 }
 
 /// Found by the fuzz target (its input is the seed
@@ -40,19 +58,14 @@ fn a_cb_instruction_whose_opcode_looks_like_a_prefix_is_reported_at_its_start() 
 /// first pass only, as the last instruction's first byte on `z80emu`.
 #[test]
 fn a_jump_back_past_a_prefix_is_reported_at_the_jump() {
-    let seed = include_bytes!("../../fuzz/corpus/z80_cores/jr-back-past-a-prefix.bin");
-    assert_eq!(
-        check::side_by_side(seed, 2_000).map(|d| d.actions),
-        Ok(2_000)
-    );
-    let mut data = vec![0u8; 64];
-    data[12..16].copy_from_slice(&[0x00, 0xF0, 29, 0]); // SP F000, PC 29
+    seed_runs(include_bytes!(
+        "../../fuzz/corpus/z80_cores/jr-back-past-a-prefix.bin"
+    ));
     // A run of 44 T-states with the mark 3 bytes on (on the FE, never an
     // instruction's first byte): NOP (4), FD JR NC (16), then JR NC (12)
     // twice, the second reaching the limit.
-    data[24] = 0xEB;
-    data[29..33].copy_from_slice(&[0x00, 0xFD, 0x30, 0xFE]);
-    assert_eq!(check::side_by_side(&data, 1).map(|d| d.actions), Ok(1));
+    let data = program(&[0xEB], &[0x00, 0xFD, 0x30, 0xFE]);
+    assert_eq!(actions(&data, 1), Ok(1));
 }
 
 /// Found by the fuzz target (its input is the seed
@@ -62,19 +75,15 @@ fn a_jump_back_past_a_prefix_is_reported_at_the_jump() {
 /// finished the instruction began, not the chain's first prefix.
 #[test]
 fn a_limit_within_a_prefix_chain_reports_its_first_prefix() {
-    let seed = include_bytes!("../../fuzz/corpus/z80_cores/limit-in-a-prefix-chain.bin");
-    assert_eq!(
-        check::side_by_side(seed, 2_000).map(|d| d.actions),
-        Ok(2_000)
-    );
-    let mut data = vec![0u8; 64];
-    data[12..16].copy_from_slice(&[0x00, 0xF0, 29, 0]); // SP F000, PC 29
+    seed_runs(include_bytes!(
+        "../../fuzz/corpus/z80_cores/limit-in-a-prefix-chain.bin"
+    ));
     // A run of 60 T-states with the mark 7 bytes on (within the chain):
     // NOP (4), then 30 FD prefixes and a NOP, the limit reached after 14.
-    data[24] = 0xEF;
-    data[29] = 0x00;
-    data[30..60].fill(0xFD);
-    assert_eq!(check::side_by_side(&data, 1).map(|d| d.actions), Ok(1));
+    let mut code = vec![0x00];
+    code.extend([0xFD; 30]);
+    let data = program(&[0xEF], &code);
+    assert_eq!(actions(&data, 1), Ok(1));
 }
 
 /// Found by the fuzz target (its input is the seed
@@ -84,23 +93,14 @@ fn a_limit_within_a_prefix_chain_reports_its_first_prefix() {
 /// mode (the Spectrum refuses the others before asking for one).
 #[test]
 fn a_mode_1_interrupt_is_taken_in_any_interrupt_mode() {
-    let seed = include_bytes!("../../fuzz/corpus/z80_cores/interrupt-in-im-2.bin");
-    assert_eq!(
-        check::side_by_side(seed, 2_000).map(|d| d.actions),
-        Ok(2_000)
-    );
+    seed_runs(include_bytes!(
+        "../../fuzz/corpus/z80_cores/interrupt-in-im-2.bin"
+    ));
     for im in [0x46, 0x56, 0x5E] {
-        let mut data = vec![0u8; 64];
-        data[12..16].copy_from_slice(&[0x00, 0xF0, 29, 0]); // SP F000, PC 29
+        // A step (IM 0, 1 or 2), then an interrupt.
+        let mut data = program(&[0x00, 0xA0], &[0xED, im]);
         data[22] = 0x03; // I 03, IFF1 and IFF2 set
-        data[24] = 0x00; // a step: IM 0, 1 or 2
-        data[25] = 0xA0; // an interrupt
-        data[29..31].copy_from_slice(&[0xED, im]);
-        assert_eq!(
-            check::side_by_side(&data, 2).map(|d| d.actions),
-            Ok(2),
-            "ED {im:02X}"
-        );
+        assert_eq!(actions(&data, 2), Ok(2), "ED {im:02X}");
     }
 }
 
@@ -111,18 +111,13 @@ fn a_mode_1_interrupt_is_taken_in_any_interrupt_mode() {
 /// `Halt` on our core, as when the HALT begins before the limit.
 #[test]
 fn a_limit_between_a_prefix_and_halt_ends_the_run_on_the_halt() {
-    let seed = include_bytes!("../../fuzz/corpus/z80_cores/limit-between-a-prefix-and-halt.bin");
-    assert_eq!(
-        check::side_by_side(seed, 2_000).map(|d| d.actions),
-        Ok(2_000)
-    );
-    let mut data = vec![0u8; 64];
-    data[12..16].copy_from_slice(&[0x00, 0xF0, 29, 0]); // SP F000, PC 29
+    seed_runs(include_bytes!(
+        "../../fuzz/corpus/z80_cores/limit-between-a-prefix-and-halt.bin"
+    ));
     // A run of 32 T-states, the mark on its first instruction: 7 NOPs
     // (28), then DD (32, the limit) and HALT.
-    data[24] = 0xE8;
-    data[36..38].copy_from_slice(&[0xDD, 0x76]);
-    assert_eq!(check::side_by_side(&data, 1).map(|d| d.actions), Ok(1));
+    let data = program(&[0xE8], &[0, 0, 0, 0, 0, 0, 0, 0xDD, 0x76]);
+    assert_eq!(actions(&data, 1), Ok(1));
 }
 
 /// Found by the fuzz target: memory of nothing but `DD` and `FD` bytes is
@@ -141,5 +136,5 @@ fn memory_of_nothing_but_prefixes_is_left_out_and_one_other_byte_ends_a_chain() 
     // the 41 bytes), and all 50 actions run, compared.
     let mut almost = prefixes;
     almost.push(0x00);
-    assert_eq!(check::side_by_side(&almost, 50).map(|d| d.actions), Ok(50));
+    assert_eq!(actions(&almost, 50), Ok(50));
 }
