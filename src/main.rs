@@ -370,26 +370,25 @@ fn run(
             idle_minutes,
         }) => cli::serve::run(listen.as_deref(), max_games, idle_minutes, &options),
         Some(Command::Bench { engine, moves }) => cli::bench::run(&pick(engine), &options, moves),
-        Some(Command::Engines) => {
-            list_engines();
-            Ok(())
-        }
+        Some(Command::Engines) => list_engines(),
     }
 }
 
 /// `retrochess engines`: the registry, one line an engine.
-fn list_engines() {
+fn list_engines() -> Result<(), cli::CliError> {
+    let mut text = String::new();
     for entry in engines::catalogue() {
         let info = entry.info;
         let game = match entry.game {
             engines::GameKind::Chess => "chess",
             engines::GameKind::Draughts => "draughts",
         };
-        println!(
-            "{:21} {game:9} {} ({}, {}, {})",
+        text += &format!(
+            "{:21} {game:9} {} ({}, {}, {})\n",
             info.id, info.name, info.author, info.year, info.machine
         );
     }
+    cli::say(&text)
 }
 
 /// No subcommand: the GUI's first line says which protocol it speaks (and,

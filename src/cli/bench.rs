@@ -17,6 +17,7 @@
 //! median over the moves (a move during which the host scheduled something
 //! else is an outlier, not a trend).
 
+use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use retrochess::arbiter::Judgement;
@@ -110,25 +111,28 @@ impl<R: Catalogue + Clone> Workload<R> {
         mhz(self.tstates, self.host_time())
     }
 
-    /// Prints the figures, each key prefixed with `prefix`.
-    fn report(&self, prefix: &str) {
+    /// Writes the figures, each key prefixed with `prefix`.
+    fn report(&self, prefix: &str, out: &mut impl Write) -> io::Result<()> {
         let total = self.host_time();
-        println!("{prefix}engine moves: {}", self.host.len());
-        println!("{prefix}total T-states: {}", self.tstates);
-        println!("{prefix}host time: {:.3} s", total.as_secs_f64());
-        println!("{prefix}emulated MHz: {:.1}", self.mhz());
-        println!(
+        writeln!(out, "{prefix}engine moves: {}", self.host.len())?;
+        writeln!(out, "{prefix}total T-states: {}", self.tstates)?;
+        writeln!(out, "{prefix}host time: {:.3} s", total.as_secs_f64())?;
+        writeln!(out, "{prefix}emulated MHz: {:.1}", self.mhz())?;
+        writeln!(
+            out,
             "{prefix}median host ms per move: {:.3}",
             median(&self.host).as_secs_f64() * 1e3
-        );
-        println!(
+        )?;
+        writeln!(
+            out,
             "{prefix}median authentic s per move: {:.2}",
             median(&self.authentic).as_secs_f64()
-        );
-        println!(
+        )?;
+        writeln!(
+            out,
             "{prefix}host time outside the core: {:.1}% (median of the moves)",
             100.0 * median_f(&mut self.outside.clone()).unwrap_or(0.0)
-        );
+        )
     }
 }
 
@@ -162,38 +166,58 @@ fn bench<R: Catalogue + Clone>(
         }
     }
     let [default, references @ ..] = &mut runs;
-    println!("engine: {id}");
-    println!("core: {}", default.core);
-    default.report("");
-    for reference in references.iter() {
-        println!(
+    let mut out = io::stdout().lock();
+    compare(id, default, references, &mut out).map_err(CliError::Output)?;
+    let rates = search_rates(default.engine.as_mut(), &rules.initial());
+    rates
+        .iter()
+        .try_for_each(|line| writeln!(out, "{line}"))
+        .and_then(|()| writeln!(out, "wall time: {:.3} s", started.elapsed().as_secs_f64()))
+        .and_then(|()| out.flush())
+        .map_err(CliError::Output)
+}
+
+/// The figures of the default core and of each reference, and the ratios.
+fn compare<R: Catalogue>(
+    id: &str,
+    default: &Workload<R>,
+    references: &[Workload<R>],
+    out: &mut impl Write,
+) -> io::Result<()> {
+    writeln!(out, "engine: {id}")?;
+    writeln!(out, "core: {}", default.core)?;
+    default.report("", out)?;
+    for reference in references {
+        writeln!(
+            out,
             "reference core: {} (the same workload, move for move in turn)",
             reference.core
-        );
-        reference.report(&format!("{} ", reference.core));
+        )?;
+        reference.report(&format!("{} ", reference.core), out)?;
     }
-    for reference in references.iter() {
-        println!(
+    for reference in references {
+        writeln!(
+            out,
             "speed-up, emulated MHz {}/{}: {:.2}x",
             default.core,
             reference.core,
             default.mhz() / reference.mhz().max(1e-9)
-        );
-        println!(
+        )?;
+        writeln!(
+            out,
             "speed-up, median host ms per move {}/{}: {:.2}x",
             reference.core,
             default.core,
             median(&reference.host).as_secs_f64() / median(&default.host).as_secs_f64().max(1e-9)
-        );
+        )?;
     }
-    search_rates(default.engine.as_mut(), &rules.initial());
-    println!("wall time: {:.3} s", started.elapsed().as_secs_f64());
     Ok(())
 }
 
 /// The search alone, in the harness on the default core and on a bare
-/// `iz80` with nothing between instructions (engines that offer it).
-fn search_rates<R: Rules>(engine: &mut dyn Engine<R>, pos: &R::Position) {
+/// `iz80` with nothing between instructions (engines that offer it): the
+/// lines to print.
+fn search_rates<R: Rules>(engine: &mut dyn Engine<R>, pos: &R::Position) -> Vec<String> {
     let mut harness = Vec::new();
     let mut bare = Vec::new();
     for _ in 0..9 {
@@ -202,10 +226,13 @@ fn search_rates<R: Rules>(engine: &mut dyn Engine<R>, pos: &R::Position) {
             bare.push(mhz(s.bare_tstates, s.bare_time));
         }
     }
-    if let (Some(h), Some(b)) = (median_f(&mut harness), median_f(&mut bare)) {
-        println!("harness search: {h:.1} MHz");
-        println!("raw {b:.1} MHz (bare iz80)");
-        println!("harness/raw: {:.1}%", 100.0 * h / b);
+    match (median_f(&mut harness), median_f(&mut bare)) {
+        (Some(h), Some(b)) => vec![
+            format!("harness search: {h:.1} MHz"),
+            format!("raw {b:.1} MHz (bare iz80)"),
+            format!("harness/raw: {:.1}%", 100.0 * h / b),
+        ],
+        _ => Vec::new(),
     }
 }
 
@@ -272,18 +299,18 @@ fn native(id: &str, options: &EngineOptions, moves: usize) -> Result<(), CliErro
         }
     }
     let total: Duration = host.iter().sum();
-    println!("engine: {id} (native: no emulated core)");
-    println!("engine moves: {}", host.len());
-    println!("nodes: {nodes}");
-    println!("host time: {:.3} s", total.as_secs_f64());
-    println!(
-        "nodes per second: {:.0}",
-        nodes as f64 / total.as_secs_f64().max(1e-9)
-    );
-    println!(
-        "median host ms per move: {:.3}",
-        median(&host).as_secs_f64() * 1e3
-    );
-    println!("wall time: {:.3} s", started.elapsed().as_secs_f64());
-    Ok(())
+    super::say(&format!(
+        "engine: {id} (native: no emulated core)\n\
+         engine moves: {}\n\
+         nodes: {nodes}\n\
+         host time: {:.3} s\n\
+         nodes per second: {:.0}\n\
+         median host ms per move: {:.3}\n\
+         wall time: {:.3} s\n",
+        host.len(),
+        total.as_secs_f64(),
+        nodes as f64 / total.as_secs_f64().max(1e-9),
+        median(&host).as_secs_f64() * 1e3,
+        started.elapsed().as_secs_f64()
+    ))
 }

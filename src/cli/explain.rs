@@ -65,8 +65,7 @@ pub fn run(request: &Request, options: &EngineOptions) -> Result<(), CliError> {
             explain(Draughts::new(variant), request, &options)?
         }
     };
-    print!("{text}");
-    Ok(())
+    super::say(&text)
 }
 
 /// The options with the values that make engine `id` search from the

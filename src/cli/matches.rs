@@ -228,7 +228,6 @@ fn play_match<R: MatchGame>(
     })
     .map_err(|e| e.to_string())?;
     bar.finish_and_clear();
-    print!("{}", runner::table(&report.standings, options.seed));
     let whereto = match (&args.pgn, &file) {
         (Some(path), Some(f)) if matches!(report.stopped, Some(Stopped::Unwritable(_))) => {
             format!(", {} of them in {}", f.written(), path.display())
@@ -236,13 +235,16 @@ fn play_match<R: MatchGame>(
         (Some(path), _) => format!(", PGN appended to {}", path.display()),
         _ => String::new(),
     };
-    println!(
-        "{} in {:.1} s{whereto}",
+    // The games are recorded by now: a reader of the table that went away
+    // is reported, after why the match stopped if it stopped early.
+    let printed = super::say(&format!(
+        "{}{} in {:.1} s{whereto}\n",
+        runner::table(&report.standings, options.seed),
         count(report.games, "game"),
         started.elapsed().as_secs_f64(),
-    );
+    ));
     match report.stopped {
-        None => Ok(()),
+        None => printed.map_err(|e| e.to_string()),
         Some(Stopped::Interrupted) => Err(format!(
             "interrupted: {} recorded, the games in flight not",
             count(report.games, "finished game")

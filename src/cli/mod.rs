@@ -10,6 +10,7 @@ pub mod screen;
 pub mod serve;
 
 use std::fmt;
+use std::io::{self, Write};
 
 use retrochess::engines::{EngineError, GameKind};
 use retrochess::protocol::ProtocolError;
@@ -25,6 +26,9 @@ pub enum CliError {
     Input(String),
     /// The engine has no emulated screen to show.
     NoScreen(String),
+    /// Standard output could not be written: its reader went away
+    /// (`| head`) or the disk is full.
+    Output(io::Error),
 }
 
 impl fmt::Display for CliError {
@@ -34,6 +38,7 @@ impl fmt::Display for CliError {
             CliError::Protocol(e) => e.fmt(f),
             CliError::Match(e) | CliError::Input(e) => f.write_str(e),
             CliError::NoScreen(id) => write!(f, "{id} runs natively: it has no emulated screen"),
+            CliError::Output(e) => write!(f, "stdout: {e}"),
         }
     }
 }
@@ -48,6 +53,18 @@ impl From<ProtocolError> for CliError {
     fn from(e: ProtocolError) -> Self {
         CliError::Protocol(e)
     }
+}
+
+/// Writes `text` to standard output, flushed. A reader that went away is
+/// the command's error (as the protocols report it), not a panic.
+///
+/// # Errors
+/// Standard output cannot be written.
+pub fn say(text: &str) -> Result<(), CliError> {
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(CliError::Output)
 }
 
 /// The game the built-in engine `id` plays.

@@ -62,10 +62,12 @@ enum ModelArg {
 }
 
 pub fn run(args: &RateArgs, seed: u64) -> Result<(), CliError> {
-    rate(args, seed).map_err(CliError::Match)
+    let text = rate(args, seed).map_err(CliError::Match)?;
+    super::say(&text)
 }
 
-fn rate(args: &RateArgs, seed: u64) -> Result<(), String> {
+/// The ratings as text, or why there are none.
+fn rate(args: &RateArgs, seed: u64) -> Result<String, String> {
     if !(args.prior >= 0.0 && args.prior.is_finite()) {
         return Err("--prior must be a number of virtual draws, 0 or more".to_string());
     }
@@ -104,22 +106,21 @@ fn rate(args: &RateArgs, seed: u64) -> Result<(), String> {
             c.names[p]
         );
     }
-    if args.csv {
-        print_csv(&c, &r);
+    Ok(if args.csv {
+        csv(&c, &r)
     } else {
-        print_report(args, &c, &r, &options);
-    }
-    Ok(())
+        report_text(args, &c, &r, &options)
+    })
 }
 
 /// The ratings as CSV, best first.
-fn print_csv(c: &Collection, r: &Ratings) {
-    println!("player,elo,lo,hi,games,wins,draws,losses");
+fn csv(c: &Collection, r: &Ratings) -> String {
+    let mut text = "player,elo,lo,hi,games,wins,draws,losses\n".to_string();
     for &p in &r.order {
         let (lo, hi) = r.interval[p].unwrap_or((f64::NAN, f64::NAN));
         let w = &r.wdl[p];
-        println!(
-            "\"{}\",{},{lo},{hi},{},{},{},{}",
+        text += &format!(
+            "\"{}\",{},{lo},{hi},{},{},{},{}\n",
             c.names[p].replace('"', "\"\""),
             r.elo[p],
             w.games(),
@@ -128,18 +129,19 @@ fn print_csv(c: &Collection, r: &Ratings) {
             w.losses
         );
     }
+    text
 }
 
 /// The ratings as text: a summary line, the method, the table, and with
 /// `--pairs` the head-to-head results.
-fn print_report(args: &RateArgs, c: &Collection, r: &Ratings, options: &RateOptions) {
+fn report_text(args: &RateArgs, c: &Collection, r: &Ratings, options: &RateOptions) -> String {
     let rated = c
         .games
         .iter()
         .filter(|g| r.order.contains(&g.white) && r.order.contains(&g.black))
         .count();
-    println!(
-        "{rated} games of {} players from {} files{}{}",
+    let mut text = format!(
+        "{rated} games of {} players from {} files{}{}\n",
         r.order.len(),
         args.files.len(),
         match c.duplicates {
@@ -151,12 +153,13 @@ fn print_report(args: &RateArgs, c: &Collection, r: &Ratings, options: &RateOpti
             n => format!(", {n} skipped"),
         },
     );
-    print!("{}", report::method(&c.names, r, options));
-    println!();
-    print!("{}", report::table(&c.names, r, args.los));
+    text += &report::method(&c.names, r, options);
+    text += "\n";
+    text += &report::table(&c.names, r, args.los);
     if args.pairs {
-        print!("{}", report::head_to_head(&c.names, r, &c.games));
+        text += &report::head_to_head(&c.names, r, &c.games);
     }
+    text
 }
 
 /// The games of `files`, each read as `kind`; what cannot be read is kept

@@ -82,8 +82,7 @@ pub fn run(req: &Request<'_>, options: &EngineOptions) -> Result<(), CliError> {
             } else {
                 ScreenStyle::Plain
             };
-            print!("{}", text.ok_or_else(no_screen)?.render(style));
-            Ok(())
+            super::say(&text.ok_or_else(no_screen)?.render(style))
         }
     }
 }

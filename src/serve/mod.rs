@@ -37,7 +37,7 @@ pub mod json;
 pub mod table;
 
 use std::collections::HashMap;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -630,7 +630,11 @@ pub fn run(config: &Config, options: EngineOptions) -> Result<(), String> {
         .server_addr()
         .to_ip()
         .map_or_else(|| config.listen.clone(), |a| a.to_string());
-    println!("retrochess serve: open http://{addr}/ in a browser (Ctrl-C stops)");
+    // Only a greeting: with no one reading standard output, serving goes on.
+    let _ = writeln!(
+        std::io::stdout(),
+        "retrochess serve: open http://{addr}/ in a browser (Ctrl-C stops)"
+    );
     let http = Arc::new(server);
     let games = Arc::new(Server::new(config.limits, options));
     {

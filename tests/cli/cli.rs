@@ -118,6 +118,54 @@ fn engines_are_listed_and_unknown_ones_refused() {
     assert!(err.contains("unknown engine \"nope\""), "{err}");
 }
 
+/// Runs the binary with `args`, its standard output a pipe whose reader
+/// has gone (as under `| head` once head has its lines): (exit code,
+/// stderr).
+fn with_stdout_closed(args: &[&str]) -> (Option<i32>, String) {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_retrochess"))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(writer)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+/// Each subcommand that prints a report, with no one left to read it:
+/// a one-line error and exit code 1, as the protocols give, not a panic;
+/// the match's games are in its PGN all the same.
+#[test]
+fn a_reader_that_went_away_is_an_error_not_a_panic() {
+    let pgn = common::temp_file("closed-stdout.pgn", b"");
+    let pgn = pgn.to_str().unwrap();
+    let reports: [&[&str]; 6] = [
+        &["engines"],
+        &["match", "--games", "2", "--pgn", pgn],
+        &["rate", pgn],
+        &["explain", "--engine", "1k-zx-chess"],
+        &["screen", "--engine", "chesskelet"],
+        &["bench", "--engine", "draughts-1k", "--moves", "2"],
+    ];
+    for args in reports {
+        let (code, err) = with_stdout_closed(args);
+        assert_eq!(code, Some(1), "{args:?}: {err}");
+        assert_eq!(
+            err.trim_end(),
+            "retrochess: stdout: Broken pipe (os error 32)",
+            "{args:?}"
+        );
+        if args[0] == "match" {
+            let games = std::fs::read_to_string(pgn).unwrap();
+            assert_eq!(games.matches("[Result ").count(), 2, "{games}");
+        }
+    }
+}
+
 #[test]
 fn bad_tape_file_is_a_clear_error() {
     let path = std::env::temp_dir().join(format!("retrochess-cli-{}.p", std::process::id()));
