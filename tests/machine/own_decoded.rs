@@ -201,6 +201,222 @@ fn a_mark_set_inside_a_block_made_before_stops_the_next_run_there() {
     assert_eq!((end, after.pc), (RunEnd::Marked, AT + 5));
 }
 
+/// `LD HL,AT+10h; JP (HL)` at [`AT`], and at `AT+10h` `INC C; JP (HL)`:
+/// a block that ends where its jump goes, and a block that runs again and
+/// again, each time entered from the end of a block.
+fn two_blocks() -> (FlatBus, Regs) {
+    let mut code = vec![0x21, 0x10, 0x80, 0xE9];
+    code.resize(0x10, 0);
+    code.extend([0x0C, 0xE9]);
+    flat(&code)
+}
+
+/// Where `two_blocks` loops, and an address outside both blocks.
+const LOOP: u16 = AT + 0x10;
+const NO_CODE: u16 = AT + 0x100;
+
+/// Runs our core and `z80emu` on copies of `bus` from `regs`: `runs` runs
+/// of `length` T-states, each with `marks` as `change` leaves them before
+/// it; both must end each run alike. Gives ours, and how and where each
+/// run ended.
+///
+/// (In [`two_blocks`], instruction boundaries fall at 14 T-states, at
+/// [`LOOP`], then every 4: a run of 500 ends at `LOOP`, one of 504 at
+/// `LOOP + 1`.)
+fn in_turn(
+    bus: &FlatBus,
+    regs: &Regs,
+    marks: &mut Marks,
+    (runs, length): (usize, u64),
+    mut change: impl FnMut(usize, &mut Marks),
+) -> (Own, Vec<(RunEnd, u16)>) {
+    let (mut a, mut b) = (bus.clone(), bus.clone());
+    let (mut own, mut reference) = (Own::new(), Z80emu::new());
+    own.set_regs(regs);
+    reference.set_regs(regs);
+    let mut ends = Vec::new();
+    for run in 0..runs {
+        change(run, marks);
+        let end = own.run(&mut a, marks, own.tstates() + length);
+        let reference_end = reference.run(&mut b, marks, reference.tstates() + length);
+        assert_eq!(end, reference_end, "run {run}");
+        assert_eq!(own.regs(), reference.regs(), "run {run}");
+        assert_eq!(own.tstates(), reference.tstates(), "run {run}");
+        ends.push((end, own.pc()));
+    }
+    (own, ends)
+}
+
+#[test]
+fn a_mark_where_a_block_starts_stops_a_run_that_enters_it_from_another() {
+    let (bus, regs) = two_blocks();
+    // The second run starts at `LOOP` (`INC C`, run whatever its marks),
+    // then the block at `LOOP + 1` (`JP (HL)`) leads into the one at
+    // `LOOP`, made before the mark.
+    let (_, ends) = in_turn(&bus, &regs, &mut Marks::new(), (2, 500), |run, marks| {
+        if run == 1 {
+            marks.set(LOOP, Marks::BREAK);
+        }
+    });
+    assert_eq!(ends[0], (RunEnd::Limit, LOOP));
+    assert_eq!(ends[1], (RunEnd::Marked, LOOP));
+}
+
+#[test]
+fn marks_cleared_or_set_where_no_block_runs_leave_the_blocks() {
+    let (bus, regs) = two_blocks();
+    let mut marks = Marks::new();
+    marks.set(NO_CODE, Marks::BREAK);
+    let (own, ends) = in_turn(&bus, &regs, &mut marks, (4, 500), |run, marks| {
+        // A driver's breakpoint, away from the code: cleared, set again,
+        // and another set.
+        match run {
+            1 => marks.clear(NO_CODE, Marks::BREAK),
+            2 => marks.set(NO_CODE, Marks::BREAK),
+            3 => marks.set(NO_CODE + 1, Marks::TRAP),
+            _ => {}
+        }
+    });
+    assert!(
+        ends.iter().all(|&(end, _)| end == RunEnd::Limit),
+        "{ends:?}"
+    );
+    // The same runs with no marks at all: as many blocks forgotten.
+    let (unmarked, _) = in_turn(&bus, &regs, &mut Marks::new(), (4, 500), |_, _| {});
+    assert_eq!(
+        own.blocks_generation(),
+        unmarked.blocks_generation(),
+        "blocks made again"
+    );
+}
+
+#[test]
+fn a_mark_raised_inside_a_block_among_more_raises_than_are_kept_is_seen() {
+    let (bus, regs) = two_blocks();
+    // The second run starts at `LOOP + 1` (`JP (HL)`, run whatever its
+    // marks), then goes into the block at `LOOP`, made before the mark.
+    let (_, ends) = in_turn(&bus, &regs, &mut Marks::new(), (2, 504), |run, marks| {
+        if run == 1 {
+            // The one inside first, then enough outside to push it out of
+            // the marks' record of raises.
+            marks.set(LOOP + 1, Marks::WATCH);
+            for i in 0..16 {
+                marks.set(NO_CODE + i, Marks::WATCH);
+            }
+        }
+    });
+    assert_eq!(ends[0], (RunEnd::Limit, LOOP + 1));
+    assert_eq!(ends[1], (RunEnd::Marked, LOOP + 1));
+}
+
+#[test]
+fn other_marks_made_before_the_ones_a_block_was_made_for_are_seen() {
+    let (bus, regs) = two_blocks();
+    // Marked inside the loop, then (later versions) marks with nothing.
+    let mut inside = Marks::new();
+    inside.set(LOOP + 1, Marks::BREAK);
+    let empty = Marks::new();
+    let (mut a, mut b) = (bus.clone(), bus);
+    let (mut own, mut reference) = (Own::new(), Z80emu::new());
+    own.set_regs(&regs);
+    reference.set_regs(&regs);
+    // The second run goes from `JP (HL)` into the block at `LOOP`, made
+    // for the empty marks, and must stop on coming back to `LOOP + 1`.
+    let mut ends = Vec::new();
+    for (marks, length) in [(&empty, 504), (&inside, 500)] {
+        let end = own.run(&mut a, marks, own.tstates() + length);
+        let reference_end = reference.run(&mut b, marks, reference.tstates() + length);
+        assert_eq!(
+            (end, own.pc(), own.tstates()),
+            (reference_end, reference.pc(), reference.tstates())
+        );
+        ends.push((end, own.pc()));
+    }
+    assert_eq!(
+        ends,
+        [(RunEnd::Limit, LOOP + 1), (RunEnd::Marked, LOOP + 1)]
+    );
+}
+
+/// The addresses `marks` say were raised after `since`, if they know.
+fn raised(marks: &Marks, since: u64) -> Option<Vec<u16>> {
+    marks.raised_since(since).map(Iterator::collect)
+}
+
+#[test]
+fn marks_keep_their_last_raises_and_say_when_they_lost_one() {
+    let mut marks = Marks::new();
+    let start = marks.version();
+    marks.set(1, Marks::BREAK);
+    marks.set(1, Marks::TRAP); // already marked: no raise
+    marks.clear(1, Marks::BREAK);
+    marks.clear(1, Marks::TRAP); // cleared: no raise
+    let after_first = marks.version();
+    marks.set(2, Marks::WATCH);
+    assert_eq!(raised(&marks, start), Some(vec![1, 2]));
+    assert_eq!(raised(&marks, after_first), Some(vec![2]));
+    assert_eq!(raised(&marks, marks.version()), Some(vec![]));
+    for a in 10..30 {
+        marks.set(a, Marks::WATCH);
+    }
+    assert_eq!(raised(&marks, start), None, "the first raises are lost");
+    assert_eq!(raised(&marks, after_first), None);
+    let recent = marks.version();
+    marks.set(40, Marks::PROBE);
+    assert_eq!(raised(&marks, recent), Some(vec![40]));
+    assert_ne!(Marks::new().id(), marks.id());
+}
+
+/// `CB` and `ED` instructions in one block, then `JR $`: a block load
+/// (run again three times), a bit set and tested in memory, a word
+/// stored, a subtraction, NEG, a rotation.
+const CB_AND_ED: [u8; 29] = [
+    0x21, 0x40, 0x80, // LD HL,8040h
+    0x11, 0x50, 0x80, // LD DE,8050h
+    0x01, 0x04, 0x00, // LD BC,4
+    0xED, 0xB0, // LDIR
+    0xCB, 0xDE, // SET 3,(HL)
+    0xCB, 0x5E, // BIT 3,(HL)
+    0xED, 0x53, 0x60, 0x80, // LD (8060h),DE
+    0xED, 0x52, // SBC HL,DE
+    0xED, 0x44, // NEG
+    0xCB, 0x00, // RLC B
+    0x3E, 0x81, // LD A,81h
+    0x18, 0xFE, // JR $
+];
+
+#[test]
+fn cb_and_ed_in_a_block_run_as_on_z80emu_wherever_the_limit_falls() {
+    let (mut bus, regs) = flat(&CB_AND_ED);
+    for i in 0..4 {
+        bus.poke(0x8040 + i, 0x11 * (i as u8 + 1));
+    }
+    // Every limit up to past the `JR $`: each instruction boundary, R
+    // counted for both bytes of each prefixed instruction.
+    for until in 1..260 {
+        both(&bus, &regs, &Marks::new(), until);
+    }
+    let (end, after) = both(&bus, &regs, &Marks::new(), 1000);
+    assert_eq!((end, after.pc), (RunEnd::Limit, AT + 27));
+    assert_eq!(after.de, 0x8054, "LDIR ran four times");
+}
+
+#[test]
+fn a_block_load_over_the_second_byte_of_a_cb_instruction_is_seen() {
+    // LD HL,8020h; LD DE,800Eh; LD BC,1; LDIR copies 08h over the 00h of
+    // `RLC B` (CB 00), which becomes `RRC B` (CB 08); LD B,3; then the
+    // patched instruction, in the same block.
+    let mut code = vec![
+        0x21, 0x20, 0x80, 0x11, 0x0E, 0x80, 0x01, 0x01, 0x00, 0xED, 0xB0, 0x06, 0x03,
+    ];
+    code.extend([0xCB, 0x00, 0x18, 0xFE]);
+    code.resize(0x20, 0);
+    code.push(0x08);
+    let (bus, regs) = flat(&code);
+    let (_, after) = both(&bus, &regs, &Marks::new(), 1000);
+    assert_eq!(after.bc >> 8, 0x81, "RRC B, not RLC B (6)");
+}
+
 #[test]
 fn a_run_near_its_limit_stops_where_the_instructions_do() {
     // LD B,n / LD C,n / ... : 7 T-states each, in one block; a limit

@@ -254,10 +254,26 @@ impl HostWrites {
 /// Addresses where execution returns to the machine before running the
 /// instruction there, one byte of flags per address of the 64K space, and
 /// a version that changes whenever they do.
+///
+/// They also keep the last few addresses *raised* (marked where none was),
+/// so that a CPU which made something for one version (our core's blocks,
+/// which run with no look at the marks) can tell whether what changed since
+/// concerns it: only a raise can, a mark cleared cannot.
 pub struct Marks {
     flags: Box<[u8; 0x10000]>,
     version: u64,
+    /// Which marks these are: unique in the process, as versions are.
+    id: u64,
+    /// The last raises, a ring: (the version the raise made, address).
+    raised: [(u64, u16); RAISES_KEPT],
+    /// Where the next raise goes in the ring.
+    next_raise: usize,
+    /// The version of the newest raise no longer in the ring (0: none).
+    forgotten: u64,
 }
+
+/// How many raises [`Marks`] keep.
+const RAISES_KEPT: usize = 8;
 
 /// Versions of marks, unique across every [`Marks`] of the process (a CPU
 /// that ran with one set of marks and then another sees them differ).
@@ -283,9 +299,14 @@ impl Marks {
 
     /// No address marked.
     pub fn new() -> Marks {
+        let version = new_marks_version();
         Marks {
             flags: Box::new([0; 0x10000]),
-            version: new_marks_version(),
+            version,
+            id: version,
+            raised: [(0, 0); RAISES_KEPT],
+            next_raise: 0,
+            forgotten: 0,
         }
     }
 
@@ -301,10 +322,35 @@ impl Marks {
         self.version
     }
 
+    /// Which marks these are (the same for every version of them).
+    #[inline]
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// The addresses raised (marked where none was) after `version` of
+    /// these marks, some perhaps cleared again since; `None` if the oldest
+    /// of them is no longer kept.
+    pub fn raised_since(&self, version: u64) -> Option<impl Iterator<Item = u16> + '_> {
+        (self.forgotten <= version).then(|| {
+            self.raised
+                .iter()
+                .filter(move |&&(v, _)| v > version)
+                .map(|&(_, addr)| addr)
+        })
+    }
+
     fn update(&mut self, addr: usize, value: u8) {
         if self.flags[addr] != value {
+            let raise = self.flags[addr] == 0;
             self.flags[addr] = value;
             self.version = new_marks_version();
+            if raise {
+                let slot = &mut self.raised[self.next_raise];
+                self.forgotten = self.forgotten.max(slot.0);
+                *slot = (self.version, addr as u16);
+                self.next_raise = (self.next_raise + 1) % RAISES_KEPT;
+            }
         }
     }
 

@@ -7,13 +7,16 @@
 //!   read from the bus as it runs.
 //! - A **block** per address: how many decoded instructions from there on
 //!   run one after the other with no check in between: none is at a
-//!   marked address, none is a HALT or prefixed. A block follows the code
+//!   marked address, none is a HALT, a `DD`/`FD` prefix or an `ED`
+//!   instruction outside [`ed_in_block`]. A `CB` or `ED` instruction in a
+//!   block is decoded with its second byte (the operand of `ED`'s
+//!   `LD (nn),rr` is read as it runs). A block follows the code
 //!   through jumps whose destination is in it (`JP nn`, `JR e`, `CALL nn`)
 //!   and through conditional ones where they fall through (it ends where
 //!   one jumps), and ends at a `RET`, `JP (HL)` or `RST`. The run loop
 //!   checks the T-state limit once for the whole block (against the most
-//!   any instruction of it can take), and the marks not at all when one
-//!   block follows another.
+//!   its instructions can take), and the marks not at all when one block
+//!   follows another.
 //! - For each memory **cell** (see [`Bus::cell`]), the generation in which
 //!   a decoded instruction was read from it.
 //!
@@ -21,15 +24,22 @@
 //! the host writing over one (see [`Bus::take_host_writes`]), starts a new
 //! generation, in which no slot or block is valid: self-modifying code runs
 //! as on the Z80, the instruction after the write decoded afresh. Blocks
-//! have a generation of their own, also moved on when the marks change
-//! (their version, [`Marks::version`]).
+//! have a generation of their own, also moved on when an address a block
+//! has an instruction at is marked ([`Marks::raised_since`]), or when other
+//! marks are used; a mark cleared, or set where no block runs, leaves the
+//! blocks (a driver's breakpoint set and cleared for every run would
+//! otherwise have them made again each time).
 
 use super::super::{Bus, Marks};
 
-/// The most T-states an unprefixed instruction takes (`EX (SP),HL`): what
-/// a block is charged per instruction when the loop decides whether it
-/// fits before the limit.
-pub const MOST_TSTATES: u64 = 19;
+/// The most T-states an unprefixed or `CB` instruction takes
+/// (`EX (SP),HL`): what a block is charged per instruction when the loop
+/// decides whether it fits before the limit.
+pub const MOST_TSTATES: u16 = 19;
+
+/// The most an `ED` instruction of a block takes (`LDIR`, `CPIR` running
+/// again: 21).
+pub const MOST_TSTATES_ED: u16 = 21;
 
 /// The most instructions in a block.
 const MOST_IN_BLOCK: u8 = 32;
@@ -53,13 +63,15 @@ pub struct Block {
     pub generation: u32,
     /// Where its instructions are in [`Decoded::arena`], one after another.
     pub first: u16,
-    /// Instructions in it: 0 if the one at its address cannot be in a block.
-    pub count: u8,
+    /// The most T-states its instructions can take together (each charged
+    /// [`MOST_TSTATES`], or [`MOST_TSTATES_ED`]): 0 if the one at its
+    /// address cannot be in a block.
+    pub most: u16,
 }
 
 /// An instruction of a block: its opcode, operand and address. After a
 /// block's last instruction comes [`END`], at the address the block would
-/// go on at.
+/// go on at. For `CB` and `ED` the operand is the second byte.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Entry {
     pub n: u16,
@@ -98,7 +110,7 @@ impl Slot {
 impl Block {
     #[inline(always)]
     fn pack(self) -> u64 {
-        u64::from(self.generation) | (u64::from(self.first) << 32) | (u64::from(self.count) << 48)
+        u64::from(self.generation) | (u64::from(self.first) << 32) | (u64::from(self.most) << 48)
     }
 
     #[inline(always)]
@@ -106,7 +118,7 @@ impl Block {
         Block {
             generation: v as u32,
             first: (v >> 32) as u16,
-            count: (v >> 48) as u8,
+            most: (v >> 48) as u16,
         }
     }
 }
@@ -162,9 +174,13 @@ enum Role {
     /// Ends a block: its destination is in a register or on the stack
     /// (`RET`, `JP (HL)`) or in the ROM (`RST`).
     Last,
-    /// Never in a block: HALT, and the prefixes (what follows them is not
-    /// decoded, and a chain of prefixes has no bound on its T-states).
+    /// Never in a block: HALT, and the `DD`/`FD` prefixes (what follows
+    /// them is not decoded, and a chain of prefixes has no bound on its
+    /// T-states).
     Outside,
+    /// `CB` and `ED`: in a block with their second byte (`ED` only for the
+    /// instructions of [`ed_in_block`]).
+    Prefix,
 }
 
 const ROLE: [Role; 256] = {
@@ -173,7 +189,8 @@ const ROLE: [Role; 256] = {
     while op < 256 {
         let o = op as u8;
         t[op] = match o {
-            0x76 | 0xCB | 0xDD | 0xED | 0xFD => Role::Outside,
+            0x76 | 0xDD | 0xFD => Role::Outside,
+            0xCB | 0xED => Role::Prefix,
             0xC9 | 0xE9 => Role::Last,
             _ if o & 0xC7 == 0xC7 => Role::Last,
             0x10 | 0x18 | 0x20 | 0x28 | 0x30 | 0x38 | 0xC3 | 0xCD => Role::Branch,
@@ -187,16 +204,33 @@ const ROLE: [Role; 256] = {
 };
 
 /// Opcodes after which a block checks that PC is where its next
-/// instruction is (see [`Role::Branch`]).
+/// instruction is (see [`Role::Branch`]; and `ED`, whose block loads and
+/// compares may run again).
 pub const BRANCHES: [bool; 256] = {
     let mut t = [false; 256];
     let mut op = 0;
     while op < 256 {
-        t[op] = matches!(ROLE[op], Role::Branch);
+        t[op] = matches!(ROLE[op], Role::Branch) || op == 0xED;
         op += 1;
     }
     t
 };
+
+/// The `ED` instructions a block may hold: those that touch neither R
+/// (counted for the whole block at its end), the interrupt state nor a
+/// port: `ADC`/`SBC HL,rr`, `LD (nn),rr`, `LD rr,(nn)`, `NEG`, `RRD`,
+/// `RLD`, and the block loads and compares (`LDI` … `CPDR`; one that runs
+/// again jumps back to itself, which ends the block there).
+pub const fn ed_in_block(op: u8) -> bool {
+    matches!(op & 0xC7, 0x42..=0x44) && op & 0xC0 == 0x40
+        || matches!(op, 0x67 | 0x6F)
+        || matches!(op, 0xA0 | 0xA1 | 0xA8 | 0xA9 | 0xB0 | 0xB1 | 0xB8 | 0xB9)
+}
+
+/// The length of the `ED` instruction `op` of a block.
+const fn ed_length(op: u8) -> u16 {
+    if op & 0xC7 == 0x43 { 4 } else { 2 }
+}
 
 /// Where a block goes on after the instruction `slot` at `at`.
 fn next(at: u16, slot: Slot) -> u16 {
@@ -223,8 +257,12 @@ pub struct Decoded {
     code_hi: u16,
     pub generation: u32,
     pub blocks_generation: u32,
-    /// The version of the marks the blocks were made for.
-    marks: u64,
+    /// The marks the blocks were made for: their id and version.
+    marks: (u64, u64),
+    /// For each address, the blocks' generation in which a block was made
+    /// with an instruction there (the marks can be raised at any other
+    /// address and leave the blocks valid).
+    covered: Box<[u32; 0x10000]>,
 }
 
 impl std::fmt::Debug for Decoded {
@@ -260,7 +298,8 @@ impl Default for Decoded {
             code_hi: 0,
             generation: 1,
             blocks_generation: 1,
-            marks: 0,
+            marks: (0, 0),
+            covered: page_table(),
         }
     }
 }
@@ -285,6 +324,7 @@ impl Decoded {
         self.blocks_generation = self.blocks_generation.wrapping_add(1);
         if self.blocks_generation == 0 {
             self.blocks.fill(0);
+            self.covered.fill(0);
             self.blocks_generation = 1;
         }
     }
@@ -326,10 +366,19 @@ impl Decoded {
             self.flush();
         }
         if let Some(marks) = marks
-            && marks.version() != self.marks
+            && (marks.id(), marks.version()) != self.marks
         {
-            self.marks = marks.version();
-            self.forget_blocks();
+            // Marks raised where no block has an instruction leave every
+            // block as it was made: running to its end, it passes none.
+            let (id, version) = self.marks;
+            let kept = id == marks.id()
+                && marks.raised_since(version).is_some_and(|mut raised| {
+                    raised.all(|a| self.covered[usize::from(a)] != self.blocks_generation)
+                });
+            self.marks = (marks.id(), marks.version());
+            if !kept {
+                self.forget_blocks();
+            }
         }
     }
 
@@ -350,15 +399,11 @@ impl Decoded {
             3 => u16::from_le_bytes([bus.peek(at(1)), bus.peek(at(2))]),
             _ => 0,
         };
-        let generation = self.generation;
         for i in 0..len {
-            let cell = bus.cell(at(i));
-            self.code[usize::from(cell)] = generation;
-            self.code_lo = self.code_lo.min(cell);
-            self.code_hi = self.code_hi.max(cell);
+            self.note_code(bus.cell(at(i)));
         }
         let slot = Slot {
-            generation,
+            generation: self.generation,
             n,
             op,
             len,
@@ -375,7 +420,7 @@ impl Decoded {
             self.forget_blocks();
         }
         let first = self.filled;
-        let mut count = 0;
+        let (mut count, mut most) = (0, 0);
         let mut at = pc;
         while count < MOST_IN_BLOCK && marks.at(at) == 0 {
             let slot = self.slot(at);
@@ -387,21 +432,36 @@ impl Decoded {
                 break;
             };
             let role = ROLE[usize::from(slot.op)];
-            if role == Role::Outside {
-                break;
-            }
+            let (n, next_at, bound) = match role {
+                Role::Outside => break,
+                Role::Prefix => match self.second_byte(bus, at, slot.op) {
+                    Some((op2, len)) => (
+                        u16::from(op2),
+                        at.wrapping_add(len),
+                        if slot.op == 0xED {
+                            MOST_TSTATES_ED
+                        } else {
+                            MOST_TSTATES
+                        },
+                    ),
+                    None => break,
+                },
+                _ => (slot.n, next(at, slot), MOST_TSTATES),
+            };
             self.arena[first + usize::from(count)] = Entry {
-                n: slot.n,
+                n,
                 op: slot.op,
                 addr: at,
             }
             .pack();
+            self.covered[usize::from(at)] = self.blocks_generation;
             count += 1;
+            most += bound;
             if role == Role::Last {
                 at = at.wrapping_add(u16::from(slot.len));
                 break;
             }
-            at = next(at, slot);
+            at = next_at;
         }
         self.arena[first + usize::from(count)] = Entry {
             n: 0,
@@ -413,10 +473,35 @@ impl Decoded {
         let block = Block {
             generation: self.blocks_generation,
             first: first as u16,
-            count,
+            most,
         };
         self.blocks[usize::from(pc)] = block.pack();
         block
+    }
+
+    /// The second byte of the `CB` or `ED` instruction `prefix` at `at`,
+    /// and the instruction's length, if it can be in a block: the byte
+    /// read plainly, and its cell noted as code.
+    fn second_byte<B: Bus>(&mut self, bus: &B, at: u16, prefix: u8) -> Option<(u8, u16)> {
+        let at2 = at.wrapping_add(1);
+        if !bus.plain(at2) {
+            return None;
+        }
+        let op = bus.peek(at2);
+        let len = match prefix {
+            0xCB => 2,
+            _ if ed_in_block(op) => ed_length(op),
+            _ => return None,
+        };
+        self.note_code(bus.cell(at2));
+        Some((op, len))
+    }
+
+    /// Notes that code was decoded from `cell` (a write there must flush).
+    fn note_code(&mut self, cell: u16) {
+        self.code[usize::from(cell)] = self.generation;
+        self.code_lo = self.code_lo.min(cell);
+        self.code_hi = self.code_hi.max(cell);
     }
 }
 
@@ -430,6 +515,8 @@ pub const READS: [bool; 256] = {
         t[op] = match o {
             0x0A | 0x1A | 0x2A | 0x3A | 0x34 | 0x35 | 0xC1 | 0xD1 | 0xE1 | 0xF1 | 0xC9 => true,
             0xDB | 0xE3 => true,
+            // CB and ED in a block, whichever their second byte
+            0xCB | 0xED => true,
             // LD r,(HL); ALU A,(HL); RET cc
             _ if (o & 0xC7 == 0x46 && o != 0x76) || o & 0xC7 == 0x86 || o & 0xC7 == 0xC0 => true,
             _ => false,
@@ -447,7 +534,7 @@ pub const WRITES: [bool; 256] = {
         let o = op as u8;
         t[op] = match o {
             0x02 | 0x12 | 0x22 | 0x32 | 0x34 | 0x35 | 0x36 | 0xCD | 0xE3 => true,
-            0xC5 | 0xD5 | 0xE5 | 0xF5 => true,
+            0xC5 | 0xD5 | 0xE5 | 0xF5 | 0xCB | 0xED => true,
             // LD (HL),r; CALL cc; RST
             _ if (o & 0xF8 == 0x70 && o != 0x76) || o & 0xC7 == 0xC4 || o & 0xC7 == 0xC7 => true,
             _ => false,

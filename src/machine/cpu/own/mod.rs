@@ -46,7 +46,7 @@ pub use alu::{C, H, N, PV, S, X, Y, Z};
 use alu::{SZXY, SZXYP, XY};
 
 use super::{Bus, Marks, Regs, RunEnd};
-use decoded::{Block, Decoded, MOST_TSTATES, Slot};
+use decoded::{Block, Decoded, Slot};
 
 /// Which register pair an instruction's "HL" is: HL, or IX/IY after a DD
 /// or FD prefix.
@@ -316,6 +316,13 @@ impl Own {
         self.halted
     }
 
+    /// Which blocks the core runs: a number that changes whenever it
+    /// forgets them all (code written over, other marks; see [`decoded`]).
+    /// For tests and diagnostics.
+    pub fn blocks_generation(&self) -> u32 {
+        self.cache.blocks_generation
+    }
+
     pub fn last_pc(&self) -> u16 {
         self.last_pc
     }
@@ -377,7 +384,7 @@ impl Own {
             if block.generation != self.cache.blocks_generation {
                 block = self.cache.block(bus, marks, pc);
             }
-            if !(clean && block.count > 0) && ((marks.at(pc) != 0) | bus.signalled()) {
+            if !(clean && block.most > 0) && ((marks.at(pc) != 0) | bus.signalled()) {
                 self.last_pc = start;
                 // `z80emu` runs a HALT here and a NOP to leave it.
                 self.forget();
@@ -388,8 +395,7 @@ impl Own {
                 };
             }
             start = pc;
-            if block.count > 0 && self.tstates + MOST_TSTATES * u64::from(block.count) < self.limit
-            {
+            if block.most > 0 && self.tstates + u64::from(block.most) < self.limit {
                 // No instruction of the block can reach the limit, none is
                 // marked: only a signal or a write into decoded code ends
                 // it early.
@@ -710,8 +716,21 @@ impl Own {
                                 Some(true)
                             } else {
                                 self.tstates = t;
-                                self.pc = pc.wrapping_add(decoded::length($op));
-                                self.exec_main::<HL, B, true>(bus, $op, e.n);
+                                if $op == 0xCB || $op == 0xED {
+                                    // The second byte decoded, its M1
+                                    // cycle counted here (an `ED`'s
+                                    // operand is read as it runs).
+                                    self.pc = pc.wrapping_add(2);
+                                    self.r = self.r.wrapping_add(1);
+                                    if $op == 0xCB {
+                                        self.cb(bus, e.n as u8);
+                                    } else {
+                                        self.ed(bus, e.n as u8);
+                                    }
+                                } else {
+                                    self.pc = pc.wrapping_add(decoded::length($op));
+                                    self.exec_main::<HL, B, true>(bus, $op, e.n);
+                                }
                                 (t, pc) = (self.tstates, self.pc);
                                 if (decoded::READS[$op] && bus.signalled())
                                     || (decoded::WRITES[$op] && self.cache.generation != generation)
@@ -1148,9 +1167,15 @@ impl Own {
     }
 
     /// CB-prefixed: rotations, shifts, BIT, RES, SET on a register or (HL).
-    #[inline(never)]
+    #[inline(always)]
     fn exec_cb<B: Bus>(&mut self, bus: &mut B) {
         let op = self.fetch_op(bus);
+        self.cb(bus, op);
+    }
+
+    /// The CB-prefixed instruction `op` (its second byte), PC past it.
+    #[inline(never)]
+    fn cb<B: Bus>(&mut self, bus: &mut B, op: u8) {
         let r = op & 7;
         let b = (op >> 3) & 7;
         if r == 6 {
@@ -1231,9 +1256,15 @@ impl Own {
 
     /// ED-prefixed. Opcodes the manual leaves out run as their
     /// undocumented twins (NEG, RETN, IM) or as 8 T-state NOPs.
-    #[inline(never)]
+    #[inline(always)]
     fn exec_ed<B: Bus>(&mut self, bus: &mut B) {
         let op = self.fetch_op(bus);
+        self.ed(bus, op);
+    }
+
+    /// The ED-prefixed instruction `op` (its second byte), PC past it.
+    #[inline(never)]
+    fn ed<B: Bus>(&mut self, bus: &mut B, op: u8) {
         match op {
             // IN r,(C) (70: IN F,(C), flags only)
             0x40 | 0x48 | 0x50 | 0x58 | 0x60 | 0x68 | 0x70 | 0x78 => {
