@@ -365,6 +365,19 @@ fn marks_keep_their_last_raises_and_say_when_they_lost_one() {
     marks.set(40, Marks::PROBE);
     assert_eq!(raised(&marks, recent), Some(vec![40]));
     assert_ne!(Marks::new().id(), marks.id());
+    // A page at once: its raises are not kept one by one.
+    let before = marks.version();
+    marks.page(0x90, Marks::ROM, true);
+    assert!((0x9000..=0x90FF).all(|a| marks.at(a) == Marks::ROM));
+    assert_eq!((marks.at(0x8FFF), marks.at(0x9100)), (0, 0));
+    assert_ne!(marks.version(), before);
+    assert_eq!(raised(&marks, before), None);
+    let paged = marks.version();
+    marks.page(0x90, Marks::ROM, true);
+    assert_eq!(marks.version(), paged, "nothing changed");
+    marks.page(0x90, Marks::ROM, false);
+    assert_eq!(marks.at(0x9080), 0);
+    assert_eq!(raised(&marks, paged), Some(vec![]), "a page cleared");
 }
 
 /// `CB` and `ED` instructions in one block, then `JR $`: a block load

@@ -366,16 +366,22 @@ impl Marks {
         self.update(a, self.flags[a] & !flag);
     }
 
-    /// Sets (`on`) or clears `flag` on the 256 addresses of `page`.
+    /// Sets (`on`) or clears `flag` on the 256 addresses of `page`: one
+    /// new version for them all, and raises too many to keep one by one.
     pub fn page(&mut self, page: u8, flag: u8, on: bool) {
         let start = usize::from(page) << 8;
-        for a in start..start + 256 {
-            let value = if on {
-                self.flags[a] | flag
-            } else {
-                self.flags[a] & !flag
-            };
-            self.update(a, value);
+        let (mut changed, mut raised) = (false, false);
+        for old in &mut self.flags[start..start + 256] {
+            let value = if on { *old | flag } else { *old & !flag };
+            changed |= value != *old;
+            raised |= *old == 0 && value != 0;
+            *old = value;
+        }
+        if changed {
+            self.version = new_marks_version();
+        }
+        if raised {
+            self.forgotten = self.version;
         }
     }
 }
