@@ -156,6 +156,24 @@ fn frames_keeps_bit_15_and_wraps_in_15_bits() {
 }
 
 #[test]
+fn frames_counts_every_frame_of_a_wait_for_a_key() {
+    // CALL KEYBOARD until a key is down, then JR $: the wait for the key
+    // is skipped over (idle time), many frames at once.
+    let code = [0xCD, 0xBB, 0x02, 0x2C, 0x28, 0xFA, 0x18, 0xFE];
+    let mut zx = Zx81::load_p(&p_image(&code), FramesMode::Slow, 3).unwrap();
+    let sp = zx.sp();
+    zx.jump(CODE, sp);
+    zx.poke16(sysvar::FRAMES, 0x8005);
+    zx.type_keys("1").unwrap();
+    zx.run(100_000_000);
+    let passed = zx.tstates() / USER_TSTATES_PER_FRAME;
+    assert!(passed > 10, "the key came after {passed} frames");
+    // Counted down in 15 bits from 5, bit 15 kept.
+    let expected = 0x8000 | (5u64.wrapping_sub(passed) & 0x7FFF) as u16;
+    assert_eq!(zx.frames(), expected, "{passed} frames");
+}
+
+#[test]
 fn typing_is_reproducible_from_the_seed() {
     let code = [0xCD, 0xBB, 0x02, 0x2C, 0x28, 0xFA, 0x18, 0xFE];
     let frames_after = |seed| {

@@ -254,16 +254,20 @@ pub struct Zx81Devices {
 }
 
 impl Zx81Devices {
-    /// FRAMES for every frame boundary machine time has passed.
+    /// FRAMES for every frame boundary machine time has passed (counted
+    /// down once for them all: nothing runs between them).
     fn tick(&mut self, emu: &mut Emulator<Zx81Bus>) {
         let now = emu.tstates();
-        while now >= self.next_frame_at {
-            self.next_frame_at += USER_TSTATES_PER_FRAME;
-            if self.frames_mode == FramesMode::Slow {
-                // The ROM counts the low 15 bits down; bit 15 belongs to PAUSE.
-                let f = emu.peek16(sysvar::FRAMES);
-                emu.poke16(sysvar::FRAMES, (f & 0x8000) | (f.wrapping_sub(1) & 0x7FFF));
-            }
+        if now < self.next_frame_at {
+            return;
+        }
+        let frames = (now - self.next_frame_at) / USER_TSTATES_PER_FRAME + 1;
+        self.next_frame_at += frames * USER_TSTATES_PER_FRAME;
+        if self.frames_mode == FramesMode::Slow {
+            // The ROM counts the low 15 bits down; bit 15 belongs to PAUSE.
+            let f = emu.peek16(sysvar::FRAMES);
+            let down = f.wrapping_sub(frames as u16);
+            emu.poke16(sysvar::FRAMES, (f & 0x8000) | (down & 0x7FFF));
         }
     }
 
