@@ -11,11 +11,15 @@
 //! bare `iz80`, where the driver offers it. Output is one figure per line.
 //!
 //! Host times per move are the engine thread's CPU time (other processes on
-//! the host do not inflate them); the share outside the core compares wall
+//! the host do not inflate them), with nothing timed inside the move. The
+//! share outside the core comes from the same moves played again (the same
+//! seed, the same positions), each run of the CPU timed: it compares wall
 //! times taken around the whole reply and around each run of the CPU, less
 //! what the timing itself costs (measured once, on empty runs), and is the
 //! median over the moves (a move during which the host scheduled something
-//! else is an outlier, not a trend).
+//! else is an outlier, not a trend). Timing every run costs two clock reads
+//! a run, a few hundred a move: for the small programs a tenth of a move,
+//! which the host times would otherwise carry.
 
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
@@ -40,8 +44,11 @@ struct Workload<R: Catalogue> {
     game: Game<R>,
     /// CPU time of each engine move.
     host: Vec<Duration>,
-    /// Per move, the share of its wall time spent outside the core.
+    /// Per move, the share of its wall time spent outside the core (when
+    /// `profiled`).
     outside: Vec<f64>,
+    /// Is every run of the CPU timed?
+    profiled: bool,
     /// What timing one run of the CPU costs.
     timing: Duration,
     authentic: Vec<Duration>,
@@ -49,7 +56,13 @@ struct Workload<R: Catalogue> {
 }
 
 impl<R: Catalogue + Clone> Workload<R> {
-    fn new(rules: R, id: &str, options: &EngineOptions, core: Core) -> Result<Self, CliError> {
+    fn new(
+        rules: R,
+        id: &str,
+        options: &EngineOptions,
+        core: Core,
+        profiled: bool,
+    ) -> Result<Self, CliError> {
         let options = EngineOptions {
             core,
             ..searching(id, options)
@@ -62,6 +75,7 @@ impl<R: Catalogue + Clone> Workload<R> {
             rules,
             host: Vec::new(),
             outside: Vec::new(),
+            profiled,
             timing: profile::timing_cost(),
             authentic: Vec::new(),
             tstates: 0,
@@ -84,13 +98,17 @@ impl<R: Catalogue + Clone> Workload<R> {
             self.game.push(legal[pick].clone());
         }
         let (t, cpu) = (Instant::now(), thread_cpu_time());
-        let (reply, core) = profile::core_time(|| self.engine.play(&self.game, budget));
-        let reply = reply?;
+        let reply = if self.profiled {
+            let (reply, core) = profile::core_time(|| self.engine.play(&self.game, budget));
+            let timing = (self.timing * core.runs as u32).as_secs_f64();
+            let wall = (t.elapsed().as_secs_f64() - timing).max(1e-9);
+            let inside = (core.in_core.as_secs_f64() - timing / 2.0).max(0.0);
+            self.outside.push((wall - inside).max(0.0) / wall);
+            reply?
+        } else {
+            self.engine.play(&self.game, budget)?
+        };
         self.host.push(thread_cpu_time().saturating_sub(cpu));
-        let timing = (self.timing * core.runs as u32).as_secs_f64();
-        let wall = (t.elapsed().as_secs_f64() - timing).max(1e-9);
-        let inside = (core.in_core.as_secs_f64() - timing / 2.0).max(0.0);
-        self.outside.push((wall - inside).max(0.0) / wall);
         self.authentic.push(reply.authentic);
         self.tstates += reply.tstates;
         let legal = Judgement::of(&self.rules, self.game.position(), &reply.played)
@@ -155,17 +173,28 @@ fn bench<R: Catalogue + Clone>(
     moves: usize,
 ) -> Result<(), CliError> {
     let started = Instant::now();
-    let mut runs = [
-        Workload::new(rules.clone(), id, options, Core::Own)?,
-        Workload::new(rules.clone(), id, options, Core::Z80emu)?,
-        Workload::new(rules.clone(), id, options, Core::Iz80)?,
-    ];
-    for _ in 0..moves {
-        for run in &mut runs {
-            run.engine_move(options.budget)?;
+    // The cores move for move in turn: the host times with nothing timed
+    // inside the moves, then the share outside the core from the same
+    // moves again.
+    let play = |profiled| -> Result<Vec<Workload<R>>, CliError> {
+        let mut runs = [Core::Own, Core::Z80emu, Core::Iz80]
+            .into_iter()
+            .map(|core| Workload::new(rules.clone(), id, options, core, profiled))
+            .collect::<Result<Vec<_>, _>>()?;
+        for _ in 0..moves {
+            for run in &mut runs {
+                run.engine_move(options.budget)?;
+            }
         }
+        Ok(runs)
+    };
+    let mut runs = play(false)?;
+    for (run, profiled) in runs.iter_mut().zip(play(true)?) {
+        run.outside = profiled.outside;
     }
-    let [default, references @ ..] = &mut runs;
+    let Some((default, references)) = runs.split_first_mut() else {
+        return Ok(());
+    };
     let mut out = io::stdout().lock();
     compare(id, default, references, &mut out).map_err(CliError::Output)?;
     let rates = search_rates(default.engine.as_mut(), &rules.initial());
