@@ -139,7 +139,14 @@ pub fn zx81_glyph(code: u8) -> Glyph {
 /// The pattern the Spectrum's PRINT-OUT draws for `code` in 32–143 (32–127
 /// the character set, 128–143 the block graphics); `None` for others (user
 /// graphics are read from RAM by the caller; tokens are not drawn here).
+/// Looked up in a table of the 256 codes, made once (a character's move
+/// prints a few hundred).
 pub fn spectrum_glyph(code: u8) -> Option<Glyph> {
+    static CODES: OnceLock<[Option<Glyph>; 256]> = OnceLock::new();
+    CODES.get_or_init(|| std::array::from_fn(|c| spectrum_pattern(c as u8)))[usize::from(code)]
+}
+
+fn spectrum_pattern(code: u8) -> Option<Glyph> {
     match code {
         94 => glyph('↑'),
         96 => glyph('£'),

@@ -218,11 +218,22 @@ impl HostWrites {
     /// Notes that the host wrote the cells `first..=last`.
     pub fn span(&mut self, first: u16, last: u16) {
         let len = usize::from(self.len);
+        // Most writes come in runs within a span already there (a program
+        // loaded, a screen drawn): the one written last is looked at first
+        // (kept at the end).
+        if let Some(&(lo, hi)) = self.spans[..len].last()
+            && lo <= first
+            && last <= hi
+        {
+            return;
+        }
         let near = |&(lo, hi): &(u16, u16)| {
             first <= hi.saturating_add(Self::NEAR) && lo <= last.saturating_add(Self::NEAR)
         };
-        if let Some(s) = self.spans[..len].iter_mut().find(|s| near(s)) {
+        if let Some(k) = self.spans[..len].iter().position(near) {
+            let s = &mut self.spans[k];
             *s = (s.0.min(first), s.1.max(last));
+            self.spans.swap(k, len - 1);
             return;
         }
         self.spans[len] = (first, last);

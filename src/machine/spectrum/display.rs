@@ -50,10 +50,8 @@ fn put(emu: &mut Emulator<SpectrumBus>, row: usize, col: usize, code: u8, attrs:
         }
         _ => charset::spectrum_glyph(code).unwrap_or([0; 8]),
     };
-    for (line, byte) in glyph.iter().enumerate() {
-        let byte = if attrs.inverse { !byte } else { *byte };
-        emu.poke(bitmap_address(row, col, line), byte);
-    }
+    let lines = glyph.map(|byte| if attrs.inverse { !byte } else { byte });
+    emu.bus_mut().put_lines(bitmap_address(row, col, 0), lines);
     let permanent = emu.peek(sysvar::ATTR_P);
     let mut attr = permanent & 0x3F;
     if let Some(ink) = attrs.ink {

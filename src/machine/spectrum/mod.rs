@@ -141,6 +141,18 @@ impl SpectrumBus {
         }
     }
 
+    /// Writes the eight pixel lines of a character cell, the first at `top`
+    /// in the display file, each 256 bytes after the one above: one span of
+    /// host writes over them all (the cells between are not code either).
+    fn put_lines(&mut self, top: u16, lines: [u8; 8]) {
+        // (Always so for a cell of the 24×32 screen.)
+        let top = top.clamp(RAM_START, 0x57FF - 7 * 256);
+        for (i, line) in lines.into_iter().enumerate() {
+            self.mem[usize::from(top) + 256 * i] = line;
+        }
+        self.host_writes.span(top, top + 7 * 256);
+    }
+
     /// Writes `value` over `range` of RAM (the display file and attributes
     /// that CLS clears).
     fn fill(&mut self, range: std::ops::Range<u16>, value: u8) {

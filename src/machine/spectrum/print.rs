@@ -114,11 +114,11 @@ impl Printer {
         *self = Printer::default();
     }
 
-    /// PRINT-OUT on the upper screen, for one code; returns what it changed
-    /// on the screen.
-    pub fn print(&mut self, code: u8) -> Vec<Drawn> {
+    /// PRINT-OUT on the upper screen, for one code; gives what it changed
+    /// on the screen (at most a scroll and a character).
+    pub fn print(&mut self, code: u8) -> std::vec::Drain<'_, Drawn> {
         self.print_text(code);
-        std::mem::take(&mut self.drawn)
+        self.drawn.drain(..)
     }
 
     fn print_text(&mut self, code: u8) {
