@@ -140,14 +140,17 @@ impl<R: Typed> Table<R> {
         })
     }
 
-    fn say(&mut self, text: &str) {
-        let _ = writeln!(self.out, "{text}");
-        let _ = self.out.flush();
+    /// A line to the person; with no one reading (stdout closed), the
+    /// session ends with the error, as every report does.
+    fn say(&mut self, text: &str) -> Result<(), CliError> {
+        writeln!(self.out, "{text}")
+            .and_then(|()| self.out.flush())
+            .map_err(CliError::Output)
     }
 
-    fn show_screen(&mut self) {
+    fn show_screen(&mut self) -> Result<(), CliError> {
         let screen = self.engine.screen().map(|s| s.render(self.style));
-        self.say(&screen.unwrap_or_default());
+        self.say(&screen.unwrap_or_default())
     }
 
     /// Writes the picture of the screen to the `--png-dir`, named by the
@@ -175,15 +178,15 @@ impl<R: Typed> Table<R> {
             self.side(person),
             self.name,
             R::EXAMPLES
-        ));
+        ))?;
         if self.game.turn() == person {
-            self.show_screen();
+            self.show_screen()?;
         }
         self.write_picture()?;
         loop {
             if let Some(end) = self.game.ending() {
                 let words = self.words(&end);
-                self.say(&format!("Game over: {words}."));
+                self.say(&format!("Game over: {words}."))?;
                 return Ok(());
             }
             let next = if self.game.turn() == person {
@@ -203,10 +206,12 @@ impl<R: Typed> Table<R> {
         person: Color,
         lines: &mut impl Iterator<Item = std::io::Result<String>>,
     ) -> Result<Next, CliError> {
-        let _ = write!(self.out, "{} to move> ", self.side(person));
-        let _ = self.out.flush();
+        let prompt = format!("{} to move> ", self.side(person));
+        write!(self.out, "{prompt}")
+            .and_then(|()| self.out.flush())
+            .map_err(CliError::Output)?;
         let Some(line) = lines.next() else {
-            self.say("");
+            self.say("")?;
             return Ok(Next::Stop);
         };
         let line = line.map_err(|e| CliError::Input(e.to_string()))?;
@@ -227,12 +232,12 @@ impl<R: Typed> Table<R> {
                 self.say(&format!(
                     "Cannot read {text:?}{why}: type a move like {}.",
                     R::EXAMPLES
-                ));
+                ))?;
                 return Ok(Next::Go);
             }
         };
         if let Verdict::Illegal(_, why) = self.game.play_wire(&wire) {
-            self.say(&format!("Illegal move {wire}: {why}."));
+            self.say(&format!("Illegal move {wire}: {why}."))?;
         } else {
             // The machine has not seen the move yet: it is typed in when the
             // engine is asked, so the picture is the screen as it stands.
@@ -244,7 +249,7 @@ impl<R: Typed> Table<R> {
     /// Asks the engine, shows its screen, judges its move.
     fn engine_moves(&mut self) -> Result<Next, CliError> {
         let reply = self.engine.play(&self.game, self.budget)?;
-        self.show_screen();
+        self.show_screen()?;
         if matches!(reply.played, Played::Move(_)) {
             // Named by the ply the engine's move will be once judged legal.
             if let Some(dir) = &self.png_dir
@@ -262,13 +267,13 @@ impl<R: Typed> Table<R> {
                     "{name} plays {wire} ({:.1} s on the original machine; {}).",
                     reply.authentic.as_secs_f64(),
                     reply.path
-                ));
+                ))?;
                 Ok(Next::Go)
             }
             Judgement::Illegal(wire, why) => {
                 self.say(&format!(
                     "{name} plays {wire}, an illegal move: {why}. You win."
-                ));
+                ))?;
                 Ok(Next::Stop)
             }
             Judgement::DeadEnd { .. } => {
@@ -276,11 +281,11 @@ impl<R: Typed> Table<R> {
                     Some(end) => self.words(&end),
                     None => "though the rules say the game goes on".to_string(),
                 };
-                self.say(&format!("{name} found no move and stopped ({why})."));
+                self.say(&format!("{name} found no move and stopped ({why})."))?;
                 Ok(Next::Stop)
             }
             Judgement::Hung(hang) => {
-                self.say(&format!("{name} did not answer: {hang}. You win."));
+                self.say(&format!("{name} did not answer: {hang}. You win."))?;
                 Ok(Next::Stop)
             }
         }

@@ -136,15 +136,17 @@ fn with_stdout_closed(args: &[&str]) -> (Option<i32>, String) {
     )
 }
 
-/// Each subcommand that prints a report, with no one left to read it:
-/// a one-line error and exit code 1, as the protocols give, not a panic;
-/// the match's games are in its PGN all the same.
+/// Each subcommand that prints a report (and `play`, a session for no
+/// one), with no one left to read it: a one-line error and exit code 1, as
+/// the protocols give, not a panic; the match's games are in its PGN all
+/// the same.
 #[test]
 fn a_reader_that_went_away_is_an_error_not_a_panic() {
     let pgn = common::temp_file("closed-stdout.pgn", b"");
     let pgn = pgn.to_str().unwrap();
-    let reports: [&[&str]; 6] = [
+    let reports: [&[&str]; 7] = [
         &["engines"],
+        &["play", "--engine", "1k-zx-chess"],
         &["match", "--games", "2", "--pgn", pgn],
         &["rate", pgn],
         &["explain", "--engine", "1k-zx-chess"],
