@@ -176,11 +176,10 @@ fn bench<R: Catalogue + Clone>(
     // The cores move for move in turn: the host times with nothing timed
     // inside the moves, then the share outside the core from the same
     // moves again.
-    let play = |profiled| -> Result<Vec<Workload<R>>, CliError> {
-        let mut runs = [Core::Own, Core::Z80emu, Core::Iz80]
-            .into_iter()
-            .map(|core| Workload::new(rules.clone(), id, options, core, profiled))
-            .collect::<Result<Vec<_>, _>>()?;
+    let play = |profiled| -> Result<[Workload<R>; 3], CliError> {
+        let [own, z80emu, iz80] = [Core::Own, Core::Z80emu, Core::Iz80]
+            .map(|core| Workload::new(rules.clone(), id, options, core, profiled));
+        let mut runs = [own?, z80emu?, iz80?];
         for _ in 0..moves {
             for run in &mut runs {
                 run.engine_move(options.budget)?;
@@ -192,9 +191,7 @@ fn bench<R: Catalogue + Clone>(
     for (run, profiled) in runs.iter_mut().zip(play(true)?) {
         run.outside = profiled.outside;
     }
-    let Some((default, references)) = runs.split_first_mut() else {
-        return Ok(());
-    };
+    let [default, references @ ..] = &mut runs;
     let mut out = io::stdout().lock();
     compare(id, default, references, &mut out).map_err(CliError::Output)?;
     let rates = search_rates(default.engine.as_mut(), &rules.initial());

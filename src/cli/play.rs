@@ -10,7 +10,7 @@
 //! its picture is also written there after every move (`ply-000.png` at
 //! the start, then one per ply, named by the number of moves played).
 
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
@@ -110,7 +110,6 @@ struct Table<R: Typed> {
     name: &'static str,
     budget: u64,
     style: ScreenStyle,
-    out: std::io::Stdout,
     png_dir: Option<PathBuf>,
 }
 
@@ -135,17 +134,14 @@ impl<R: Typed> Table<R> {
             engine,
             budget: options.budget,
             style,
-            out: std::io::stdout(),
             png_dir: png_dir.map(Path::to_path_buf),
         })
     }
 
     /// A line to the person; with no one reading (stdout closed), the
     /// session ends with the error, as every report does.
-    fn say(&mut self, text: &str) -> Result<(), CliError> {
-        writeln!(self.out, "{text}")
-            .and_then(|()| self.out.flush())
-            .map_err(CliError::Output)
+    fn say(&self, text: &str) -> Result<(), CliError> {
+        super::say(&format!("{text}\n"))
     }
 
     fn show_screen(&mut self) -> Result<(), CliError> {
@@ -206,10 +202,7 @@ impl<R: Typed> Table<R> {
         person: Color,
         lines: &mut impl Iterator<Item = std::io::Result<String>>,
     ) -> Result<Next, CliError> {
-        let prompt = format!("{} to move> ", self.side(person));
-        write!(self.out, "{prompt}")
-            .and_then(|()| self.out.flush())
-            .map_err(CliError::Output)?;
+        super::say(&format!("{} to move> ", self.side(person)))?;
         let Some(line) = lines.next() else {
             self.say("")?;
             return Ok(Next::Stop);

@@ -41,6 +41,15 @@ pub const MOST_TSTATES: u16 = 19;
 /// again: 21).
 pub const MOST_TSTATES_ED: u16 = 21;
 
+/// What a block is charged for an instruction whose first byte is `op`.
+const fn most_tstates(op: u8) -> u16 {
+    if op == 0xED {
+        MOST_TSTATES_ED
+    } else {
+        MOST_TSTATES
+    }
+}
+
 /// The most instructions in a block.
 const MOST_IN_BLOCK: u8 = 32;
 
@@ -432,21 +441,13 @@ impl Decoded {
                 break;
             };
             let role = ROLE[usize::from(slot.op)];
-            let (n, next_at, bound) = match role {
+            let (n, next_at) = match role {
                 Role::Outside => break,
                 Role::Prefix => match self.second_byte(bus, at, slot.op) {
-                    Some((op2, len)) => (
-                        u16::from(op2),
-                        at.wrapping_add(len),
-                        if slot.op == 0xED {
-                            MOST_TSTATES_ED
-                        } else {
-                            MOST_TSTATES
-                        },
-                    ),
+                    Some((op2, len)) => (u16::from(op2), at.wrapping_add(len)),
                     None => break,
                 },
-                _ => (slot.n, next(at, slot), MOST_TSTATES),
+                _ => (slot.n, next(at, slot)),
             };
             self.arena[first + usize::from(count)] = Entry {
                 n,
@@ -456,7 +457,7 @@ impl Decoded {
             .pack();
             self.covered[usize::from(at)] = self.blocks_generation;
             count += 1;
-            most += bound;
+            most += most_tstates(slot.op);
             if role == Role::Last {
                 at = at.wrapping_add(u16::from(slot.len));
                 break;
