@@ -92,6 +92,15 @@ pub struct Emulator<B: Bus> {
     call_sp: Option<u16>,
 }
 
+/// A machine gone leaves its CPU's reusable parts to the next one made on
+/// the thread (a driver that boots afresh for each position makes one a
+/// move).
+impl<B: Bus> Drop for Emulator<B> {
+    fn drop(&mut self) {
+        std::mem::replace(&mut self.cpu, Cpu::new(Core::Z80emu)).retire();
+    }
+}
+
 enum Visit {
     Stop(Stop),
     /// A trap or ROM routine ran instead of the instruction.
@@ -129,7 +138,7 @@ impl<B: Bus> Emulator<B> {
         if core != self.cpu.core() {
             let (regs, tstates, halted) = (self.cpu.regs(), self.cpu.tstates(), self.cpu.halted());
             debug_assert!(!halted, "a halted CPU changes core only by being reset");
-            self.cpu = Cpu::new(core);
+            std::mem::replace(&mut self.cpu, Cpu::new(core)).retire();
             self.cpu.set_regs(&regs);
             self.cpu.set_tstates(tstates);
         }

@@ -467,3 +467,51 @@ fn a_write_through_a_mirror_of_the_zx81_s_1k_reaches_the_code() {
         assert_eq!(zx.regs().bc >> 8, 0x42, "{core:?}");
     }
 }
+
+/// Our core's decoded tables are 2 MB; a machine made for every move
+/// (ChesSkelet's injections) took longer zeroing them than searching. A
+/// core gone leaves them to the next one made on its thread, which must
+/// find nothing valid in them: here other code at the same address.
+#[test]
+fn a_core_made_after_one_retired_takes_its_tables_and_decodes_afresh() {
+    // A thread of its own: its spare tables are this test's alone.
+    std::thread::spawn(|| {
+        let (_, regs, own) = ran_ld_b_7();
+        let generation = own.blocks_generation();
+        own.retire();
+        let mut next = Own::new();
+        assert!(
+            next.blocks_generation() > generation,
+            "the retired tables, their generation moved on"
+        );
+        let (mut bus, _) = flat(&[0x06, 0x09, 0x18, 0xFE]);
+        next.set_regs(&regs);
+        next.run(&mut bus, &Marks::new(), 100);
+        assert_eq!(next.regs().bc >> 8, 9, "LD B,n decoded afresh");
+        next.retire();
+        let (end, after) = both(&bus, &regs, &Marks::new(), 100);
+        assert_eq!((end, after.bc >> 8), (RunEnd::Limit, 9));
+    })
+    .join()
+    .expect("the test's thread");
+}
+
+/// A machine dropped, or moved to another core, leaves our core's tables
+/// to the next core made on its thread.
+#[test]
+fn a_machine_gone_leaves_its_cores_tables() {
+    std::thread::spawn(|| {
+        assert_eq!(Own::new().blocks_generation(), 1, "new tables");
+        let mut zx = Zx81::new(Ram::K1, FramesMode::Fast, 1);
+        zx.set_core(Core::Own);
+        zx.set_core(Core::Z80emu);
+        // (A core that is only dropped keeps nothing: each of these takes
+        // what the machine left, or new tables, at generation 1.)
+        assert!(Own::new().blocks_generation() > 1, "left by set_core");
+        zx.set_core(Core::Own);
+        drop(zx);
+        assert!(Own::new().blocks_generation() > 1, "left by drop");
+    })
+    .join()
+    .expect("the test's thread");
+}

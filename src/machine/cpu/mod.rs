@@ -452,6 +452,14 @@ impl Cpu {
         }
     }
 
+    /// Drops it, leaving what can be used again to the next CPU made on
+    /// this thread (our core's decoded tables).
+    pub fn retire(self) {
+        if let Cpu::Own(own) = self {
+            own.retire();
+        }
+    }
+
     /// The core emulating it.
     pub fn core(&self) -> Core {
         match self {

@@ -294,9 +294,38 @@ fn page_table<T: Clone + Default>() -> Box<[T; 0x10000]> {
     }
 }
 
+/// The most decoded tables a thread keeps for reuse (see
+/// [`Decoded::retire`]).
+const SPARES: usize = 4;
+
+thread_local! {
+    /// Tables of cores gone, for the next core made on this thread.
+    static SPARE: std::cell::RefCell<Vec<Decoded>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Nothing decoded (no slot or block is valid in its generation): the
+/// tables of a core gone before on this thread if there are some (see
+/// [`Decoded::retire`]), else new ones.
 impl Default for Decoded {
-    /// Nothing decoded (no slot or block is valid in generation 1).
     fn default() -> Decoded {
+        match SPARE.with(|spare| spare.borrow_mut().pop()) {
+            Some(mut kept) => {
+                kept.flush();
+                kept.marks = (0, 0);
+                kept
+            }
+            None => Decoded::fresh(),
+        }
+    }
+}
+
+impl Decoded {
+    /// New tables of zeros: nothing is valid in generation 1. Their 2 MB
+    /// come zeroed from the allocator, which writes the zeros itself when
+    /// it reuses memory freed before, as it does for a machine made after
+    /// another was dropped (ChesSkelet's, for every injected position):
+    /// the cost [`Decoded::retire`] saves.
+    fn fresh() -> Decoded {
         Decoded {
             slots: page_table(),
             blocks: page_table(),
@@ -310,6 +339,21 @@ impl Default for Decoded {
             marks: (0, 0),
             covered: page_table(),
         }
+    }
+
+    /// Keeps these tables for the next core made on this thread (up to
+    /// [`SPARES`]). They are taken as they are: a generation moved on
+    /// invalidates every slot, block and code cell in them, as a write
+    /// into code does.
+    pub fn retire(self) {
+        // (While the thread exits its spares may be gone: then the tables
+        // are freed.)
+        let _ = SPARE.try_with(|spare| {
+            let mut spare = spare.borrow_mut();
+            if spare.len() < SPARES {
+                spare.push(self);
+            }
+        });
     }
 }
 

@@ -198,6 +198,13 @@ impl Own {
         Own::default()
     }
 
+    /// Leaves its decoded tables to the next core made on this thread
+    /// (making them costs more than a short search: see
+    /// [`Decoded::retire`]).
+    pub fn retire(self) {
+        self.cache.retire();
+    }
+
     pub fn regs(&self) -> Regs {
         Regs {
             af: self.af(),
