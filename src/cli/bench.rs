@@ -158,12 +158,15 @@ pub fn run(id: &str, options: &EngineOptions, moves: usize) -> Result<(), CliErr
     if retrochess::engines::info(id).is_some_and(|i| i.machine == retrochess::engines::NATIVE) {
         return native(id, options, moves);
     }
-    match game_of(id)? {
+    let benched = match game_of(id)? {
         GameKind::Chess => bench(ChessRules, id, options, moves),
         // Draughts 1K plays its own house rules; the others English checkers.
         GameKind::Draughts if id == "draughts-1k" => bench(Draughts::zx81_1k(), id, options, moves),
         GameKind::Draughts => bench(Draughts::english(), id, options, moves),
-    }
+    };
+    #[cfg(feature = "census")]
+    eprint!("{}", retrochess::machine::cpu::own::census::report());
+    benched
 }
 
 fn bench<R: Catalogue + Clone>(

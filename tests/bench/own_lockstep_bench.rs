@@ -137,7 +137,7 @@ fn own_lockstep_agrees_over_every_programs_searches_both_colours() {
                 *prefixes.entry(prefix(o)).or_default() += 1;
             }
             println!(
-                "{id} ({}): {replies} positions, {} instructions, {} whole runs, {} distinct opcodes (by prefix: {prefixes:?}), {} divergences",
+                "{id} ({}): {replies} positions, {} instructions, {} whole runs ({} compiled blocks run in them), {} distinct opcodes (by prefix: {prefixes:?}), {} divergences",
                 if engine_first {
                     "moving first"
                 } else {
@@ -145,6 +145,7 @@ fn own_lockstep_agrees_over_every_programs_searches_both_colours() {
                 },
                 report.instructions,
                 report.runs,
+                report.compiled,
                 report.opcodes.len(),
                 report.divergences
             );
@@ -153,6 +154,9 @@ fn own_lockstep_agrees_over_every_programs_searches_both_colours() {
             assert_eq!(replies, n);
             assert!(report.instructions > 0);
             assert!(report.runs > 0, "{id}: no whole run compared");
+            // Every program has blocks compiled ahead of time: the whole
+            // runs compared ran some of them.
+            assert!(report.compiled > 0, "{id}: no compiled block ran");
             instructions += report.instructions;
             all.extend(report.opcodes);
         }

@@ -5,10 +5,10 @@
 //! `z80emu`, which decodes nothing, and must end the same.
 
 use retrochess::machine::cpu::check::FlatBus;
-use retrochess::machine::cpu::own::Own;
+use retrochess::machine::cpu::own::{self, Compiled, Own};
 use retrochess::machine::cpu::z80emu::Z80emu;
-use retrochess::machine::cpu::{HostWrites, Marks, Memory, Regs, RunEnd};
-use retrochess::machine::zx81::{FramesMode, Ram, Zx81};
+use retrochess::machine::cpu::{Bus, HostWrites, Marks, Memory, Regs, RunEnd};
+use retrochess::machine::zx81::{FramesMode, Ram, Zx81, Zx81Bus};
 use retrochess::machine::{Core, Stop};
 
 const AT: u16 = 0x8000;
@@ -514,4 +514,84 @@ fn a_machine_gone_leaves_its_cores_tables() {
     })
     .join()
     .expect("the test's thread");
+}
+
+/// A compiled block of the ZX81's (one ending in `RET`, `JP (HL)` or
+/// `RST`, all its instructions unprefixed, in 16K RAM), and a 16K ZX81 bus
+/// holding its bytes.
+fn compiled_block_on_a_zx81() -> (&'static Compiled<Zx81Bus>, Zx81Bus) {
+    let block = own::compiled_zx81()
+        .iter()
+        .find(|c| {
+            let last = c.code.last().map_or(0, |&(op, _, _)| op);
+            (last == 0xC9 || last == 0xE9 || last & 0xC7 == 0xC7)
+                && c.code.iter().all(|&(op, _, addr)| {
+                    op != 0xCB && op != 0xED && (0x4100..0x7F00).contains(&addr)
+                })
+        })
+        .expect("a compiled block ending in a return");
+    assert!(block.bytes().iter().all(|&(a, _)| a != block.at - 1));
+    let mut zx = Zx81::new(Ram::K16, FramesMode::Fast, 1);
+    for (addr, byte) in block.bytes() {
+        zx.poke(addr, byte);
+    }
+    (block, zx.bus_mut().clone())
+}
+
+/// Runs our core and `z80emu` on copies of `bus` from a `NOP` just before
+/// `at` (a run's first instruction runs alone: so the run looks for a
+/// block at `at`): the same end, registers, T-states and RAM; gives our
+/// core.
+fn both_on(bus: &Zx81Bus, at: u16) -> Own {
+    let mut bus = bus.clone();
+    bus.write(at - 1, 0x00);
+    let regs = Regs {
+        pc: at - 1,
+        sp: 0x7FF0,
+        af: 0x1234,
+        bc: 0x0102,
+        de: 0x4567,
+        hl: 0x4200,
+        ..Regs::default()
+    };
+    let (mut a, mut b) = (bus.clone(), bus.clone());
+    let (mut own, mut reference) = (Own::new(), Z80emu::new());
+    own.set_regs(&regs);
+    reference.set_regs(&regs);
+    let ends = (
+        own.run(&mut a, &Marks::new(), 20_000),
+        reference.run(&mut b, &Marks::new(), 20_000),
+    );
+    assert_eq!(ends.0, ends.1, "how the run ended");
+    assert_eq!(own.regs(), reference.regs());
+    assert_eq!(own.tstates(), reference.tstates());
+    assert_eq!(a.ram(), b.ram());
+    own
+}
+
+#[test]
+fn a_compiled_block_runs_where_its_code_is_and_ends_as_on_z80emu() {
+    let (block, bus) = compiled_block_on_a_zx81();
+    let own = both_on(&bus, block.at);
+    assert!(
+        own.compiled_runs() > 0,
+        "the compiled block at {:04X} ran",
+        block.at
+    );
+}
+
+#[test]
+fn other_code_where_a_compiled_block_starts_runs_in_the_block_loop() {
+    let (block, mut bus) = compiled_block_on_a_zx81();
+    // Its first instruction's opcode one more: another instruction (or
+    // the same one, another register), so another block.
+    let (op, _, addr) = block.code[0];
+    bus.write(addr, op ^ 1);
+    let own = both_on(&bus, block.at);
+    assert_eq!(
+        own.compiled_runs(),
+        0,
+        "no compiled block at {:04X}",
+        block.at
+    );
 }

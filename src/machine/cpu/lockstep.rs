@@ -109,6 +109,9 @@ pub struct Report {
     pub instructions: u64,
     /// Whole runs of our core (see [`Lockstep::run`]) compared.
     pub runs: u64,
+    /// Blocks compiled ahead of time that our core ran in them (see
+    /// [`super::own::Compiled`]).
+    pub compiled: u64,
     /// Distinct opcodes among them.
     pub opcodes: BTreeSet<Opcode>,
     /// Instructions whose T-states differ: (opcode, z80emu, follower) → count.
@@ -254,6 +257,7 @@ impl Lockstep {
             REPORT.with(|r| {
                 let mut r = r.borrow_mut();
                 r.runs += 1;
+                r.compiled += runner.compiled_runs();
                 if !same {
                     r.divergences += 1;
                     if r.first.len() < 5 {

@@ -119,7 +119,7 @@ pub trait Memory {
 
 /// The memory map and ports as the CPU sees them. (A copy of a bus is what
 /// the lockstep core runs its second CPU on.)
-pub trait Bus: Memory + Clone {
+pub trait Bus: Memory + Clone + 'static {
     /// A read by the CPU (opcode fetch or data). May record a fault or a
     /// poll, and raise the signal that ends the run after this instruction.
     fn read(&self, addr: u16) -> u8;
@@ -163,6 +163,15 @@ pub trait Bus: Memory + Clone {
     /// right and only slower.
     fn take_host_writes(&mut self) -> HostWrites {
         HostWrites::ALL
+    }
+
+    /// Blocks of known programs compiled for our core on this bus (see
+    /// [`own::Compiled`]), by start address: none unless the bus has some.
+    fn compiled() -> &'static [own::Compiled<Self>]
+    where
+        Self: Sized,
+    {
+        &[]
     }
 }
 

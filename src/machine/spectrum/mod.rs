@@ -257,6 +257,10 @@ impl Bus for SpectrumBus {
     fn take_host_writes(&mut self) -> HostWrites {
         self.host_writes.take()
     }
+
+    fn compiled() -> &'static [crate::machine::cpu::own::Compiled<Self>] {
+        crate::machine::cpu::own::compiled_spectrum()
+    }
 }
 
 /// What the Spectrum keeps besides CPU and memory: the printed screen, the

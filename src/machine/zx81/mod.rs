@@ -239,6 +239,10 @@ impl Bus for Zx81Bus {
     fn take_host_writes(&mut self) -> HostWrites {
         self.host_writes.take()
     }
+
+    fn compiled() -> &'static [crate::machine::cpu::own::Compiled<Self>] {
+        crate::machine::cpu::own::compiled_zx81()
+    }
 }
 
 /// What the ZX81 keeps besides CPU and memory: its frame clock and the

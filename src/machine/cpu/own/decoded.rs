@@ -88,6 +88,10 @@ pub struct Entry {
     pub addr: u16,
 }
 
+/// Where in a block's first entry the compiled block that is it is noted
+/// (above the entry's 40 bits; see [`Decoded::compiled`]).
+const COMPILED_SHIFT: u32 = 40;
+
 /// The opcode of the entry that ends a block: HALT's, which no block holds.
 pub const END: u8 = 0x76;
 
@@ -220,6 +224,18 @@ pub const BRANCHES: [bool; 256] = {
     let mut op = 0;
     while op < 256 {
         t[op] = matches!(ROLE[op], Role::Branch) || op == 0xED;
+        op += 1;
+    }
+    t
+};
+
+/// Opcodes that always end their block ([`Role::Last`]: `RET`, `JP (HL)`,
+/// `RST`): the block is left after them without running its END.
+pub const LAST: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut op = 0;
+    while op < 256 {
+        t[op] = matches!(ROLE[op], Role::Last);
         op += 1;
     }
     t
@@ -401,6 +417,34 @@ impl Decoded {
     }
 
     /// Was code decoded from `cell`? (A write there must flush.)
+    /// Which compiled block `block` is (1 + its index in
+    /// [`Bus::compiled`]), or 0.
+    #[inline(always)]
+    pub fn compiled(&self, block: Block) -> usize {
+        (self.arena[usize::from(block.first)] >> COMPILED_SHIFT) as usize
+    }
+
+    /// Notes in the block just made at `pc` (its `count` entries from
+    /// `first`, its END at `end`) the compiled block that is it, if one is.
+    fn find_compiled<B: Bus>(&mut self, pc: u16, first: usize, count: usize, end: u16) {
+        let compiled = B::compiled();
+        let from = compiled.partition_point(|c| c.at < pc);
+        let made = &self.arena[first..first + count];
+        let code = || {
+            made.iter().map(|&v| {
+                let e = Entry::unpack(v);
+                (e.op, e.n, e.addr)
+            })
+        };
+        if let Some(k) = compiled[from..]
+            .iter()
+            .take_while(|c| c.at == pc)
+            .position(|c| c.is(code(), end))
+        {
+            self.arena[first] |= ((from + k + 1) as u64) << COMPILED_SHIFT;
+        }
+    }
+
     #[inline(always)]
     pub fn is_code(&self, cell: u16) -> bool {
         self.code[usize::from(cell)] == self.generation
@@ -521,6 +565,17 @@ impl Decoded {
             most,
         };
         self.blocks[usize::from(pc)] = block.pack();
+        self.find_compiled::<B>(pc, first, usize::from(count), at);
+        #[cfg(feature = "census")]
+        super::census::made(
+            pc,
+            self.arena[first..first + usize::from(count)]
+                .iter()
+                .map(|&v| Entry::unpack(v))
+                .map(|e| (e.op, e.n, e.addr))
+                .collect(),
+            at,
+        );
         block
     }
 

@@ -47,7 +47,12 @@
 //! `z80emu` after every instruction.
 
 mod alu;
+#[cfg(feature = "census")]
+pub mod census;
+mod compiled;
 mod decoded;
+
+pub use compiled::{Compiled, spectrum as compiled_spectrum, zx81 as compiled_zx81};
 
 pub use alu::{C, H, N, PV, S, X, Y, Z};
 
@@ -117,6 +122,8 @@ pub struct Own {
     ix: u16,
     iy: u16,
     last_pc: u16,
+    /// Compiled blocks run (see [`compiled`]).
+    compiled_runs: u64,
     i: u8,
     /// R's low seven bits count M1 cycles (this counter, wrapping); bit 7
     /// is what was last loaded into it.
@@ -181,6 +188,7 @@ impl Default for Own {
             tstates: 0,
             limit: 0,
             last_pc: 0,
+            compiled_runs: 0,
             cache: Decoded::default(),
         }
     }
@@ -338,6 +346,12 @@ impl Own {
         self.cache.blocks_generation
     }
 
+    /// How many blocks compiled ahead of time it has run (see
+    /// [`Compiled`]).
+    pub fn compiled_runs(&self) -> u64 {
+        self.compiled_runs
+    }
+
     pub fn last_pc(&self) -> u16 {
         self.last_pc
     }
@@ -414,7 +428,15 @@ impl Own {
                 // No instruction of the block can reach the limit, none is
                 // marked: only a signal or a write into decoded code ends
                 // it early.
-                (start, clean) = self.run_block(bus, block);
+                #[cfg(feature = "census")]
+                census::ran(pc);
+                let compiled = self.cache.compiled(block);
+                (start, clean) = if compiled == 0 {
+                    self.run_block(bus, block)
+                } else {
+                    self.compiled_runs += 1;
+                    (B::compiled()[compiled - 1].run)(self, bus)
+                };
             } else {
                 self.exec(bus);
                 clean = false;
@@ -736,32 +758,9 @@ impl Own {
                                 i = i.wrapping_sub(1);
                                 Some(true)
                             } else {
-                                self.tstates = t;
-                                if $op == 0xCB || $op == 0xED {
-                                    // The second byte decoded, its M1
-                                    // cycle counted here (an `ED`'s
-                                    // operand is read as it runs).
-                                    self.pc = pc.wrapping_add(2);
-                                    self.r = self.r.wrapping_add(1);
-                                    if $op == 0xCB {
-                                        self.cb(bus, e.n as u8);
-                                    } else {
-                                        self.ed(bus, e.n as u8);
-                                    }
-                                } else {
-                                    self.pc = pc.wrapping_add(decoded::length($op));
-                                    self.exec_main::<HL, B, true>(bus, $op, e.n);
-                                }
-                                (t, pc) = (self.tstates, self.pc);
-                                if (decoded::READS[$op] && bus.signalled())
-                                    || (decoded::WRITES[$op] && self.cache.generation != generation)
-                                {
-                                    Some(false)
-                                } else if decoded::BRANCHES[$op] && self.pc != next.addr {
-                                    Some(true)
-                                } else {
-                                    None
-                                }
+                                self.in_block::<$op, B>(
+                                    bus, e.n, next.addr, generation, &mut t, &mut pc,
+                                )
                             }
                         })*
                     }
@@ -776,6 +775,57 @@ impl Own {
             i = i.wrapping_add(1);
             e = next;
         }
+    }
+
+    /// Runs one instruction of a block, `OP` with its operand `n` (not the
+    /// block's END), with T-states and PC carried in `t` and `pc`; `next`
+    /// is where the block's next entry is. Whether the block ends after
+    /// it, and cleanly (not on a signal or a write into decoded code).
+    #[inline(always)]
+    fn in_block<const OP: u8, B: Bus>(
+        &mut self,
+        bus: &mut B,
+        n: u16,
+        next: u16,
+        generation: u32,
+        t: &mut u64,
+        pc: &mut u16,
+    ) -> Option<bool> {
+        let op = usize::from(OP);
+        self.tstates = *t;
+        if OP == 0xCB || OP == 0xED {
+            // The second byte decoded, its M1 cycle counted here (an
+            // `ED`'s operand is read as it runs).
+            self.pc = pc.wrapping_add(2);
+            self.r = self.r.wrapping_add(1);
+            if OP == 0xCB {
+                self.cb(bus, n as u8);
+            } else {
+                self.ed(bus, n as u8);
+            }
+        } else {
+            self.pc = pc.wrapping_add(decoded::length(OP));
+            self.exec_main::<HL, B, true>(bus, OP, n);
+        }
+        (*t, *pc) = (self.tstates, self.pc);
+        if (decoded::READS[op] && bus.signalled())
+            || (decoded::WRITES[op] && self.cache.generation != generation)
+        {
+            Some(false)
+        } else if (decoded::BRANCHES[op] && self.pc != next) || decoded::LAST[op] {
+            Some(true)
+        } else {
+            None
+        }
+    }
+
+    /// Leaves a block after `ran` of its instructions, the last at `addr`
+    /// (see [`Own::run_block`]).
+    #[inline(always)]
+    fn left_block(&mut self, ran: u8, addr: u16, clean: bool) -> (u16, bool) {
+        // One M1 cycle per instruction run (none reads R).
+        self.r = self.r.wrapping_add(ran);
+        (addr, clean)
     }
 
     /// After a DD or FD prefix (4 T-states, one M1): the next opcode, which

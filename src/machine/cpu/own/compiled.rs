@@ -1,0 +1,101 @@
+//! Blocks of the collection's programs compiled ahead of time: each a
+//! straight run of the same [`Own::in_block`] calls the block loop makes,
+//! with the opcode, operand and addresses as constants, so that no
+//! instruction is dispatched through the jump table and the compiler keeps
+//! registers and flags in host registers from one instruction to the next.
+//!
+//! A compiled block runs only where the block builder, at run time, made
+//! exactly its instructions (opcode, operand and address of each, and where
+//! it ends) from the memory the program has then: code changed, a mark in
+//! the way, another program at the address, and the block runs in the
+//! block loop as before. What it does is the block loop's, instruction for
+//! instruction: the same stops, T-states, R, and what the lockstep test
+//! compares.
+
+use super::{Own, decoded};
+
+/// A compiled block (see the module's documentation).
+pub struct Compiled<B> {
+    /// Where it starts.
+    pub at: u16,
+    /// Its instructions as the builder makes them: opcode (`CB`/`ED` with
+    /// its second byte as operand), operand, address.
+    pub code: &'static [(u8, u16, u16)],
+    /// Where its END is: where it would go on.
+    pub end: u16,
+    /// Runs it as [`Own::run_block`] runs its entries.
+    pub run: fn(&mut Own, &mut B) -> (u16, bool),
+}
+
+impl<B> Compiled<B> {
+    /// Whether it is the block the builder made: `code` and `end`.
+    pub fn is(&self, code: impl ExactSizeIterator<Item = (u8, u16, u16)>, end: u16) -> bool {
+        self.end == end && code.len() == self.code.len() && code.eq(self.code.iter().copied())
+    }
+
+    /// The bytes it was made from, each at its address: every
+    /// instruction's opcode and operand (for `CB` and `ED`, their second
+    /// byte; an `ED` instruction's own operand is read as it runs).
+    pub fn bytes(&self) -> Vec<(u16, u8)> {
+        let mut bytes = Vec::new();
+        for &(op, n, addr) in self.code {
+            let len = if op == 0xCB || op == 0xED {
+                2
+            } else {
+                decoded::length(op)
+            };
+            let operand = n.to_le_bytes();
+            bytes.push((addr, op));
+            for i in 1..len {
+                bytes.push((addr.wrapping_add(i), operand[usize::from(i - 1)]));
+            }
+        }
+        bytes
+    }
+}
+
+/// The blocks `$name` on `$bus`: each its start, its steps (how many have
+/// run with it, opcode, operand, address, the next entry's address), its
+/// END's address, how many it has and the last one's address.
+macro_rules! blocks {
+    ($name:ident: $bus:ty; $(
+        $at:literal [ $( $k:literal $op:literal $n:literal $addr:literal $next:literal ),* ]
+        $end:literal $count:literal $last:literal;
+    )*) => {
+        pub static $name: &[Compiled<$bus>] = &[$(
+            Compiled {
+                at: $at,
+                code: &[$(($op, $n, $addr)),*],
+                end: $end,
+                run: |cpu: &mut Own, bus: &mut $bus| {
+                    let generation = cpu.cache.generation;
+                    let (mut t, mut pc) = (cpu.tstates, cpu.pc);
+                    $(
+                        if let Some(clean) = cpu.in_block::<$op, $bus>(
+                            bus, $n, $next, generation, &mut t, &mut pc,
+                        ) {
+                            return cpu.left_block($k, $addr, clean);
+                        }
+                    )*
+                    cpu.left_block($count, $last, true)
+                },
+            },
+        )*];
+    };
+}
+
+use crate::machine::spectrum::SpectrumBus;
+use crate::machine::zx81::Zx81Bus;
+
+include!("compiled_zx81.rs");
+include!("compiled_spectrum.rs");
+
+/// The blocks compiled for the ZX81's bus, by start.
+pub fn zx81() -> &'static [Compiled<Zx81Bus>] {
+    ZX81
+}
+
+/// The blocks compiled for the Spectrum's bus, by start.
+pub fn spectrum() -> &'static [Compiled<SpectrumBus>] {
+    SPECTRUM
+}
