@@ -1244,7 +1244,9 @@ impl Own {
     }
 
     /// The CB-prefixed instruction `op` (its second byte), PC past it.
-    #[inline(never)]
+    /// (Inlined: in a compiled block `op` is a constant, and this folds to
+    /// its one instruction.)
+    #[inline(always)]
     fn cb<B: Bus>(&mut self, bus: &mut B, op: u8) {
         let r = op & 7;
         let b = (op >> 3) & 7;
@@ -1333,7 +1335,8 @@ impl Own {
     }
 
     /// The ED-prefixed instruction `op` (its second byte), PC past it.
-    #[inline(never)]
+    /// (Inlined, as [`Own::cb`] is.)
+    #[inline(always)]
     fn ed<B: Bus>(&mut self, bus: &mut B, op: u8) {
         match op {
             // IN r,(C) (70: IN F,(C), flags only)
