@@ -23,7 +23,7 @@ pub struct Compiled<B> {
     pub code: &'static [(u8, u16, u16)],
     /// Where its END is: where it would go on.
     pub end: u16,
-    /// Runs it as [`Own::run_block`] runs its entries.
+    /// Runs it as `Own::run_block` runs its entries.
     pub run: fn(&mut Own, &mut B) -> (u16, bool),
 }
 

@@ -17,6 +17,10 @@
 //!   checks the T-state limit once for the whole block (against the most
 //!   its instructions can take), and the marks not at all when one block
 //!   follows another.
+//! - A block that is one of the bus's compiled blocks ([`Bus::compiled`]:
+//!   the same instructions at the same addresses, ending at the same
+//!   place) notes which, in its first entry: the run loop runs that
+//!   instead of the entries.
 //! - For each memory **cell** (see [`Bus::cell`]), the generation in which
 //!   a decoded instruction was read from it.
 //!
