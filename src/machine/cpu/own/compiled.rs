@@ -11,6 +11,14 @@
 //! block loop as before. What it does is the block loop's, instruction for
 //! instruction: the same stops, T-states, R, and what the lockstep test
 //! compares.
+//!
+//! Which blocks: `scripts/own-compiled-blocks` builds the core with the
+//! `census` feature (see `census`), runs each engine's `retrochess bench`
+//! on it, and writes `compiled_zx81.rs` and `compiled_spectrum.rs`: the
+//! blocks made at the addresses whose block runs make up 99.5% of each
+//! engine's, for the bus of its machine. Run it again when the block
+//! builder changes: blocks it no longer makes are never used (the
+//! lockstep test fails if no compiled block runs).
 
 use super::{Own, decoded};
 
