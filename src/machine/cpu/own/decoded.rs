@@ -420,7 +420,6 @@ impl Decoded {
         Entry::unpack(self.arena[usize::from(i)])
     }
 
-    /// Was code decoded from `cell`? (A write there must flush.)
     /// Which compiled block `block` is (1 + its index in
     /// [`Bus::compiled`]), or 0.
     #[inline(always)]
@@ -428,27 +427,34 @@ impl Decoded {
         (self.arena[usize::from(block.first)] >> COMPILED_SHIFT) as usize
     }
 
+    /// The `count` instructions of a block from `first` in the arena:
+    /// opcode, operand, address.
+    fn code_of(
+        &self,
+        first: usize,
+        count: usize,
+    ) -> impl ExactSizeIterator<Item = (u8, u16, u16)> + '_ {
+        self.arena[first..first + count].iter().map(|&v| {
+            let e = Entry::unpack(v);
+            (e.op, e.n, e.addr)
+        })
+    }
+
     /// Notes in the block just made at `pc` (its `count` entries from
     /// `first`, its END at `end`) the compiled block that is it, if one is.
     fn find_compiled<B: Bus>(&mut self, pc: u16, first: usize, count: usize, end: u16) {
         let compiled = B::compiled();
         let from = compiled.partition_point(|c| c.at < pc);
-        let made = &self.arena[first..first + count];
-        let code = || {
-            made.iter().map(|&v| {
-                let e = Entry::unpack(v);
-                (e.op, e.n, e.addr)
-            })
-        };
         if let Some(k) = compiled[from..]
             .iter()
             .take_while(|c| c.at == pc)
-            .position(|c| c.is(code(), end))
+            .position(|c| c.is(self.code_of(first, count), end))
         {
             self.arena[first] |= ((from + k + 1) as u64) << COMPILED_SHIFT;
         }
     }
 
+    /// Was code decoded from `cell`? (A write there must flush.)
     #[inline(always)]
     pub fn is_code(&self, cell: u16) -> bool {
         self.code[usize::from(cell)] == self.generation
@@ -571,15 +577,7 @@ impl Decoded {
         self.blocks[usize::from(pc)] = block.pack();
         self.find_compiled::<B>(pc, first, usize::from(count), at);
         #[cfg(feature = "census")]
-        super::census::made(
-            pc,
-            self.arena[first..first + usize::from(count)]
-                .iter()
-                .map(|&v| Entry::unpack(v))
-                .map(|e| (e.op, e.n, e.addr))
-                .collect(),
-            at,
-        );
+        super::census::made(pc, self.code_of(first, usize::from(count)).collect(), at);
         block
     }
 
