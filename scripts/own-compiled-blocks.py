@@ -2,6 +2,8 @@
 """The compiled-block list of one bus from the engines' censuses (see
 scripts/own-compiled-blocks): for each engine, the addresses whose block
 runs make up SHARE of its runs, most run first; every block made at them.
+Each exit with a fixed destination, and each END, names the first compiled
+block at that destination (1 + its index; 0 if none), for chaining.
 
 Usage: own-compiled-blocks.py DIR SHARE NAME BUS ENGINE...
 """
@@ -26,6 +28,22 @@ def census(path):
                 code.append((int(op, 16), int(n, 16), int(addr, 16)))
             made[pc].add((tuple(code), end))
     return ran, made
+
+
+def exit_to(op, n, addr):
+    """Where a block goes when it leaves at this instruction (`op` with
+    operand `n` at `addr`) by a jump with a fixed destination: a conditional
+    jump or call taken, `DJNZ`, `RST`, or an `ED` instruction repeating
+    itself. None where the destination is a register's or the stack's."""
+    if op in (0x10, 0x20, 0x28, 0x30, 0x38):
+        return (addr + 2 + (n ^ 0x80) - 0x80) & 0xFFFF
+    if op & 0xC7 in (0xC2, 0xC4):
+        return n
+    if op & 0xC7 == 0xC7:
+        return op & 0x38
+    if op == 0xED:
+        return addr
+    return None
 
 
 def main():
@@ -56,14 +74,19 @@ def main():
     print(f"// {len(blocks)} blocks, {sum(len(c) for _, c, _ in blocks)} instructions.")
     print()
     print(f"blocks! {{ {name.upper()}: {bus};")
-    for pc, code, end in sorted(blocks):
+    ordered = sorted(blocks)
+    first_at = {}
+    for i, (pc, _, _) in enumerate(ordered):
+        first_at.setdefault(pc, i + 1)
+    for pc, code, end in ordered:
         steps = []
         for k, (op, n, addr) in enumerate(code):
             after = code[k + 1][2] if k + 1 < len(code) else end
-            steps.append(f"        {k + 1} 0x{op:02X} 0x{n:04X} 0x{addr:04X} 0x{after:04X}")
+            to = first_at.get(exit_to(op, n, addr), 0)
+            steps.append(f"        {k + 1} 0x{op:02X} 0x{n:04X} 0x{addr:04X} 0x{after:04X} {to}")
         print(f"    0x{pc:04X} [")
         print(",\n".join(steps))
-        print(f"    ] 0x{end:04X} {len(code)} 0x{code[-1][2]:04X};")
+        print(f"    ] 0x{end:04X} {len(code)} 0x{code[-1][2]:04X} {first_at.get(end, 0)};")
     print("}")
 
 

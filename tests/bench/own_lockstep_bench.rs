@@ -137,7 +137,7 @@ fn own_lockstep_agrees_over_every_programs_searches_both_colours() {
                 *prefixes.entry(prefix(o)).or_default() += 1;
             }
             println!(
-                "{id} ({}): {replies} positions, {} instructions, {} whole runs ({} compiled blocks run in them), {} distinct opcodes (by prefix: {prefixes:?}), {} divergences",
+                "{id} ({}): {replies} positions, {} instructions, {} whole runs ({} compiled blocks run in them, {} straight after another), {} distinct opcodes (by prefix: {prefixes:?}), {} divergences",
                 if engine_first {
                     "moving first"
                 } else {
@@ -146,6 +146,7 @@ fn own_lockstep_agrees_over_every_programs_searches_both_colours() {
                 report.instructions,
                 report.runs,
                 report.compiled,
+                report.chained,
                 report.opcodes.len(),
                 report.divergences
             );
@@ -157,6 +158,10 @@ fn own_lockstep_agrees_over_every_programs_searches_both_colours() {
             // Every program has blocks compiled ahead of time: the whole
             // runs compared ran some of them.
             assert!(report.compiled > 0, "{id}: no compiled block ran");
+            assert!(
+                report.chained > 0,
+                "{id}: no compiled block went on to another"
+            );
             instructions += report.instructions;
             all.extend(report.opcodes);
         }

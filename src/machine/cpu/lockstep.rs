@@ -112,6 +112,9 @@ pub struct Report {
     /// Blocks compiled ahead of time that our core ran in them (see
     /// [`super::own::Compiled`]).
     pub compiled: u64,
+    /// Of those, how many ran straight after another (see
+    /// [`super::own::Own::chained_runs`]).
+    pub chained: u64,
     /// Distinct opcodes among them.
     pub opcodes: BTreeSet<Opcode>,
     /// Instructions whose T-states differ: (opcode, z80emu, follower) → count.
@@ -258,6 +261,7 @@ impl Lockstep {
                 let mut r = r.borrow_mut();
                 r.runs += 1;
                 r.compiled += runner.compiled_runs();
+                r.chained += runner.chained_runs();
                 if !same {
                     r.divergences += 1;
                     if r.first.len() < 5 {

@@ -12,6 +12,15 @@
 //! instruction: the same stops, T-states, R, and what the lockstep test
 //! compares.
 //!
+//! Where a compiled block leaves by a jump with a fixed destination (a
+//! conditional `JR`, `JP` or `CALL` taken, `DJNZ`, `RST`, an `LDIR` or the
+//! like repeating) or runs to its END, it names the first compiled block
+//! at that destination ([`Compiled::chains`]), and the run loop runs that
+//! one next without looking at the block table, if it is the block the
+//! builder made there in the current generation and none of its
+//! instructions can reach the limit (see [`Own::chained`]). Returns and
+//! `JP (HL)` name none: after them the run loop looks as before.
+//!
 //! Which blocks: `scripts/own-compiled-blocks` builds the core with the
 //! `census` feature (see `census`), runs each engine's `retrochess bench`
 //! on it, and writes `compiled_zx81.rs` and `compiled_spectrum.rs`: the
@@ -31,8 +40,15 @@ pub struct Compiled<B> {
     pub code: &'static [(u8, u16, u16)],
     /// Where its END is: where it would go on.
     pub end: u16,
-    /// Runs it as `Own::run_block` runs its entries.
-    pub run: fn(&mut Own, &mut B) -> (u16, bool),
+    /// For each instruction, and then for its END, the compiled block it
+    /// names to go on to when the block leaves there by a jump with a
+    /// fixed destination (or runs to its END): 1 + its index, or 0 (see
+    /// [`Own::chained`]).
+    pub chains: &'static [u16],
+    /// Runs it as `Own::run_block` runs its entries; gives, besides what
+    /// `run_block` gives, the compiled block it may go on to (see
+    /// [`Own::chained`]).
+    pub run: fn(&mut Own, &mut B) -> (u16, bool, u16),
 }
 
 impl<B> Compiled<B> {
@@ -63,18 +79,21 @@ impl<B> Compiled<B> {
 }
 
 /// The blocks `$name` on `$bus`: each its start, its steps (how many have
-/// run with it, opcode, operand, address, the next entry's address), its
-/// END's address, how many it has and the last one's address.
+/// run with it, opcode, operand, address, the next entry's address, and
+/// the compiled block at the fixed destination of a jump away from the
+/// block there, 1 + its index or 0), its END's address, how many it has,
+/// the last one's address and the compiled block at its END.
 macro_rules! blocks {
     ($name:ident: $bus:ty; $(
-        $at:literal [ $( $k:literal $op:literal $n:literal $addr:literal $next:literal ),* ]
-        $end:literal $count:literal $last:literal;
+        $at:literal [ $( $k:literal $op:literal $n:literal $addr:literal $next:literal $to:literal ),* ]
+        $end:literal $count:literal $last:literal $to_end:literal;
     )*) => {
         pub static $name: &[Compiled<$bus>] = &[$(
             Compiled {
                 at: $at,
                 code: &[$(($op, $n, $addr)),*],
                 end: $end,
+                chains: &[$($to,)* $to_end],
                 run: |cpu: &mut Own, bus: &mut $bus| {
                     let generation = cpu.cache.generation;
                     let (mut t, mut pc) = (cpu.tstates, cpu.pc);
@@ -82,10 +101,10 @@ macro_rules! blocks {
                         if let Some(clean) = cpu.in_block::<$op, $bus>(
                             bus, $n, $next, generation, &mut t, &mut pc,
                         ) {
-                            return cpu.left_block($k, $addr, clean);
+                            return cpu.left_block($k, $addr, clean, $to);
                         }
                     )*
-                    cpu.left_block($count, $last, true)
+                    cpu.left_block($count, $last, true, $to_end)
                 },
             },
         )*];

@@ -292,7 +292,15 @@ pub struct Decoded {
     /// with an instruction there (the marks can be raised at any other
     /// address and leave the blocks valid).
     covered: Box<[u32; 0x10000]>,
+    /// For each compiled block (by its index in [`Bus::compiled`]), where
+    /// and in which blocks' generation it was last made, and its
+    /// [`Block::most`] (see [`Decoded::compiled_made`]).
+    made: Box<[u64; COMPILED_MOST]>,
 }
+
+/// The most compiled blocks of a bus that [`Decoded::compiled_made`]
+/// knows (others run, but are not chained to).
+const COMPILED_MOST: usize = 512;
 
 impl std::fmt::Debug for Decoded {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -358,6 +366,7 @@ impl Decoded {
             blocks_generation: 1,
             marks: (0, 0),
             covered: page_table(),
+            made: Box::new([0; COMPILED_MOST]),
         }
     }
 
@@ -398,6 +407,7 @@ impl Decoded {
         if self.blocks_generation == 0 {
             self.blocks.fill(0);
             self.covered.fill(0);
+            self.made.fill(0);
             self.blocks_generation = 1;
         }
     }
@@ -427,6 +437,18 @@ impl Decoded {
         (self.arena[usize::from(block.first)] >> COMPILED_SHIFT) as usize
     }
 
+    /// Where compiled block `to` (1 + its index in [`Bus::compiled`]) is
+    /// the block made in the blocks' current generation, and the most
+    /// T-states it can take; None if it is not made in this generation
+    /// (or `to` is 0). Within a generation the block made at an address
+    /// stays, so this is what the block table says there.
+    #[inline(always)]
+    pub fn compiled_made(&self, to: u16) -> Option<(u16, u16)> {
+        let made = *self.made.get(usize::from(to).wrapping_sub(1))?;
+        (made as u32 == self.blocks_generation)
+            .then_some(((made >> 48) as u16, (made >> 32) as u16))
+    }
+
     /// The `count` instructions of a block from `first` in the arena:
     /// opcode, operand, address.
     fn code_of(
@@ -442,7 +464,7 @@ impl Decoded {
 
     /// Notes in the block just made at `pc` (its `count` entries from
     /// `first`, its END at `end`) the compiled block that is it, if one is.
-    fn find_compiled<B: Bus>(&mut self, pc: u16, first: usize, count: usize, end: u16) {
+    fn find_compiled<B: Bus>(&mut self, pc: u16, first: usize, count: usize, end: u16, most: u16) {
         let compiled = B::compiled();
         let from = compiled.partition_point(|c| c.at < pc);
         if let Some(k) = compiled[from..]
@@ -451,6 +473,11 @@ impl Decoded {
             .position(|c| c.is(self.code_of(first, count), end))
         {
             self.arena[first] |= ((from + k + 1) as u64) << COMPILED_SHIFT;
+            if let Some(made) = self.made.get_mut(from + k) {
+                *made = u64::from(self.blocks_generation)
+                    | (u64::from(most) << 32)
+                    | (u64::from(pc) << 48);
+            }
         }
     }
 
@@ -575,7 +602,7 @@ impl Decoded {
             most,
         };
         self.blocks[usize::from(pc)] = block.pack();
-        self.find_compiled::<B>(pc, first, usize::from(count), at);
+        self.find_compiled::<B>(pc, first, usize::from(count), at, most);
         #[cfg(feature = "census")]
         super::census::made(pc, self.code_of(first, usize::from(count)).collect(), at);
         block
