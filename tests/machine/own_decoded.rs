@@ -517,6 +517,23 @@ fn a_machine_gone_leaves_its_cores_tables() {
     .expect("the test's thread");
 }
 
+/// Whether all of a compiled block's instructions are unprefixed (no
+/// `CB`, no `ED`) and at addresses in `ram`.
+fn unprefixed_in<B>(c: &Compiled<B>, ram: std::ops::Range<u16>) -> bool {
+    c.code
+        .iter()
+        .all(|&(op, _, addr)| op != 0xCB && op != 0xED && ram.contains(&addr))
+}
+
+/// A 16K ZX81's bus holding the bytes of `blocks`.
+fn zx81_holding(blocks: &[&Compiled<Zx81Bus>]) -> Zx81Bus {
+    let mut zx = Zx81::new(Ram::K16, FramesMode::Fast, 1);
+    for (addr, byte) in blocks.iter().flat_map(|c| c.bytes()) {
+        zx.poke(addr, byte);
+    }
+    zx.bus_mut().clone()
+}
+
 /// A compiled block of the ZX81's (one ending in `RET`, `JP (HL)` or
 /// `RST`, all its instructions unprefixed, in 16K RAM), and a 16K ZX81 bus
 /// holding its bytes.
@@ -526,17 +543,11 @@ fn compiled_block_on_a_zx81() -> (&'static Compiled<Zx81Bus>, Zx81Bus) {
         .find(|c| {
             let last = c.code.last().map_or(0, |&(op, _, _)| op);
             (last == 0xC9 || last == 0xE9 || last & 0xC7 == 0xC7)
-                && c.code.iter().all(|&(op, _, addr)| {
-                    op != 0xCB && op != 0xED && (0x4100..0x7F00).contains(&addr)
-                })
+                && unprefixed_in(c, 0x4100..0x7F00)
         })
         .expect("a compiled block ending in a return");
     assert!(block.bytes().iter().all(|&(a, _)| a != block.at - 1));
-    let mut zx = Zx81::new(Ram::K16, FramesMode::Fast, 1);
-    for (addr, byte) in block.bytes() {
-        zx.poke(addr, byte);
-    }
-    (block, zx.bus_mut().clone())
+    (block, zx81_holding(&[block]))
 }
 
 /// Runs our core and `z80emu` on copies of `bus` from a `NOP` just before
@@ -649,11 +660,6 @@ fn each_chain_of_the_compiled_blocks_names_the_block_at_its_destination() {
 /// RAM; a 16K ZX81 bus holding both, and an address only `t` has code at.
 fn a_loop_into_another_block() -> (&'static Compiled<Zx81Bus>, Zx81Bus, u16) {
     let list = own::compiled_zx81();
-    let plain = |c: &Compiled<Zx81Bus>| {
-        c.code
-            .iter()
-            .all(|&(op, _, addr)| op != 0xCB && op != 0xED && (0x4100..0x7F00).contains(&addr))
-    };
     let (c, t) = list
         .iter()
         .flat_map(|c| {
@@ -665,8 +671,8 @@ fn a_loop_into_another_block() -> (&'static Compiled<Zx81Bus>, Zx81Bus, u16) {
         })
         .find(|(c, t)| {
             let ours = c.bytes();
-            plain(c)
-                && plain(t)
+            unprefixed_in(c, 0x4100..0x7F00)
+                && unprefixed_in(t, 0x4100..0x7F00)
                 && t.bytes().iter().any(|b| !ours.iter().any(|o| o.0 == b.0))
                 && t.bytes()
                     .iter()
@@ -679,17 +685,13 @@ fn a_loop_into_another_block() -> (&'static Compiled<Zx81Bus>, Zx81Bus, u16) {
         .map(|&(_, _, addr)| addr)
         .find(|&a| !c.bytes().iter().any(|o| o.0 == a))
         .expect("an instruction only the second block has");
-    let mut zx = Zx81::new(Ram::K16, FramesMode::Fast, 1);
-    for (addr, byte) in c.bytes().into_iter().chain(t.bytes()) {
-        zx.poke(addr, byte);
-    }
     assert!(
         c.bytes()
             .iter()
             .chain(&t.bytes())
             .all(|&(a, _)| a != c.at - 1)
     );
-    (c, zx.bus_mut().clone(), only_t)
+    (c, zx81_holding(&[c, t]), only_t)
 }
 
 /// Registers for a run from the `NOP` just before `at`, B a loop's count.
@@ -718,18 +720,12 @@ fn a_compiled_loop() -> (&'static Compiled<Zx81Bus>, Zx81Bus) {
                 .iter()
                 .zip(c.chains)
                 .any(|(&(op, _, _), &to)| op == 0x10 && usize::from(to) == i + 1)
-                && c.code.iter().all(|&(op, _, addr)| {
-                    op != 0xCB && op != 0xED && (0x4100..0x6F00).contains(&addr)
-                })
+                && unprefixed_in(c, 0x4100..0x6F00)
         })
         .map(|(_, c)| c)
         .expect("a compiled block looping to itself");
-    let mut zx = Zx81::new(Ram::K16, FramesMode::Fast, 1);
-    for (addr, byte) in c.bytes() {
-        zx.poke(addr, byte);
-    }
     assert!(c.bytes().iter().all(|&(a, _)| a != c.at - 1));
-    (c, zx.bus_mut().clone())
+    (c, zx81_holding(&[c]))
 }
 
 #[test]
@@ -793,11 +789,7 @@ fn a_signal_ends_the_run_in_a_compiled_block_that_goes_on_to_itself() {
         .find(|(_, c)| c.code[0].0 == 0xED && c.code[0].1 == 0xB0)
         .expect("a compiled block starting with LDIR");
     assert_eq!(usize::from(c.chains[0]), i + 1, "LDIR goes on to its block");
-    let mut zx = Zx81::new(Ram::K16, FramesMode::Fast, 1);
-    for (addr, byte) in c.bytes() {
-        zx.poke(addr, byte);
-    }
-    let mut bus = zx.bus_mut().clone();
+    let mut bus = zx81_holding(&[c]);
     bus.write(c.at - 1, 0x00);
     // Copying from the ROM, where the ZX81 signals a read (no ROM here):
     // the run stops after the first byte read.

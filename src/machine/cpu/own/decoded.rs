@@ -292,9 +292,9 @@ pub struct Decoded {
     /// with an instruction there (the marks can be raised at any other
     /// address and leave the blocks valid).
     covered: Box<[u32; 0x10000]>,
-    /// For each compiled block (by its index in [`Bus::compiled`]), where
-    /// and in which blocks' generation it was last made, and its
-    /// [`Block::most`] (see [`Decoded::compiled_made`]).
+    /// For each compiled block (by its index in [`Bus::compiled`]), the
+    /// blocks' generation in which it was last made, and its
+    /// [`Block::most`] above (see [`Decoded::compiled_made`]).
     made: Box<[u64; COMPILED_MOST]>,
 }
 
@@ -437,16 +437,15 @@ impl Decoded {
         (self.arena[usize::from(block.first)] >> COMPILED_SHIFT) as usize
     }
 
-    /// Where compiled block `to` (1 + its index in [`Bus::compiled`]) is
-    /// the block made in the blocks' current generation, and the most
-    /// T-states it can take; None if it is not made in this generation
-    /// (or `to` is 0). Within a generation the block made at an address
-    /// stays, so this is what the block table says there.
+    /// If compiled block `to` (1 + its index in [`Bus::compiled`]) is the
+    /// block made at its start in the blocks' current generation, the most
+    /// T-states it can take; None if it is not (or `to` is 0). Within a
+    /// generation the block made at an address stays, so this is what the
+    /// block table says there.
     #[inline(always)]
-    pub fn compiled_made(&self, to: u16) -> Option<(u16, u16)> {
+    pub fn compiled_made(&self, to: u16) -> Option<u16> {
         let made = *self.made.get(usize::from(to).wrapping_sub(1))?;
-        (made as u32 == self.blocks_generation)
-            .then_some(((made >> 48) as u16, (made >> 32) as u16))
+        (made as u32 == self.blocks_generation).then_some((made >> 32) as u16)
     }
 
     /// The `count` instructions of a block from `first` in the arena:
@@ -474,9 +473,7 @@ impl Decoded {
         {
             self.arena[first] |= ((from + k + 1) as u64) << COMPILED_SHIFT;
             if let Some(made) = self.made.get_mut(from + k) {
-                *made = u64::from(self.blocks_generation)
-                    | (u64::from(most) << 32)
-                    | (u64::from(pc) << 48);
+                *made = u64::from(self.blocks_generation) | (u64::from(most) << 32);
             }
         }
     }

@@ -467,7 +467,7 @@ impl Own {
                         self.compiled_runs += 1;
                         let next;
                         (start, clean, next) = (B::compiled()[usize::from(to) - 1].run)(self, bus);
-                        if !(clean && self.chained(next)) {
+                        if !(clean && self.chained::<B>(next)) {
                             break;
                         }
                         self.chained_runs += 1;
@@ -873,14 +873,18 @@ impl Own {
     /// instruction of it can reach the limit. The block table would say
     /// the same, and the run loop's other checks would pass: a clean end
     /// leaves no signal pending, and a block starts at no marked address.
-    /// (PC is compared too: a chain that named a block elsewhere would be
-    /// a fault of the generated list, and is not followed. With the census
-    /// on, no block is gone on to: the run loop counts each run.)
+    /// (PC is compared with the block's start too: a chain that named a
+    /// block elsewhere would be a fault of the generated list, and is not
+    /// followed. With the census on, no block is gone on to: the run loop
+    /// counts each run.)
     #[inline(always)]
-    fn chained(&self, to: u16) -> bool {
+    fn chained<B: Bus>(&self, to: u16) -> bool {
         !cfg!(feature = "census")
-            && self.cache.compiled_made(to).is_some_and(|(at, most)| {
-                at == self.pc && self.tstates + u64::from(most) < self.limit
+            && self.cache.compiled_made(to).is_some_and(|most| {
+                self.tstates + u64::from(most) < self.limit
+                    && B::compiled()
+                        .get(usize::from(to) - 1)
+                        .is_some_and(|c| c.at == self.pc)
             })
     }
 
