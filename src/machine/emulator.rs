@@ -489,8 +489,10 @@ impl<B: Bus> Emulator<B> {
     /// Runs the CPU until the next event or the budget's end.
     fn segment<D: Devices<B>>(&mut self, dev: &D, limit: u64) -> Result<RunEnd, Stop> {
         let until = dev.next_event().min(limit.saturating_add(self.idle));
-        let (cpu, bus, marks) = (&mut self.cpu, &mut self.bus, &self.marks);
-        let end = profile::in_core(|| cpu.run(bus, marks, until.saturating_sub(self.extra)));
+        let (cpu, bus, marks, watches) =
+            (&mut self.cpu, &mut self.bus, &self.marks, &mut self.watches);
+        let until = until.saturating_sub(self.extra);
+        let end = profile::in_core(|| cpu.run(bus, marks, watches, until));
         if let Some(fault) = self.bus.take_fault() {
             return Err(Stop::Fault(fault.at(self.cpu.last_pc())));
         }

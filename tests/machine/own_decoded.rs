@@ -10,7 +10,7 @@ use retrochess::machine::cpu::own::{self, Compiled, Own};
 use retrochess::machine::cpu::z80emu::Z80emu;
 use retrochess::machine::cpu::{Bus, HostWrites, Marks, Memory, Regs, RunEnd};
 use retrochess::machine::zx81::{FramesMode, Ram, Zx81, Zx81Bus};
-use retrochess::machine::{Core, Stop};
+use retrochess::machine::{Core, Stop, Watches};
 
 const AT: u16 = 0x8000;
 
@@ -806,4 +806,142 @@ fn a_signal_ends_the_run_in_a_compiled_block_that_goes_on_to_itself() {
         "the block at {:04X} ran compiled",
         c.at
     );
+}
+
+/// Fifty times round: `XOR A; CP 28h` (flags bits 3 and 5 set, A's
+/// clear), then at [`WATCHED`] `SCF`, whose bits 3 and 5 depend on
+/// whether the flags changed just before (Q), its flags stored at 9000h
+/// on; then `HALT`.
+const SCF_LOOP: [u8; 16] = [
+    0x06, 0x32, // LD B,50
+    0x21, 0x00, 0x90, // LD HL,9000h
+    0xAF, // XOR A
+    0xFE, 0x28, // CP 28h
+    0x37, // SCF (watched)
+    0xF5, // PUSH AF
+    0xD1, // POP DE
+    0x73, // LD (HL),E
+    0x23, // INC HL
+    0x10, 0xF6, // DJNZ to XOR A
+    0x76, // HALT
+];
+const WATCHED: u16 = AT + 8;
+
+/// How the driver's loop runs a core with watches: run, and at a stop on
+/// an address marked only as watched, count it and run again; until a
+/// HALT or `until`. The runs it took, the end and the watch's count.
+fn watched_run(
+    run: &mut dyn FnMut(&mut Watches) -> RunEnd,
+    pc: &dyn Fn() -> u16,
+    marks: &Marks,
+) -> (usize, RunEnd, u64) {
+    let mut watches = Watches::new(&[WATCHED]);
+    let mut runs = 0;
+    loop {
+        if marks.at(pc()) & Marks::WATCH != 0 {
+            watches.visit(pc());
+        }
+        runs += 1;
+        let end = run(&mut watches);
+        if end != RunEnd::Marked || marks.at(pc()) != Marks::WATCH {
+            return (runs, end, watches.hits(0));
+        }
+    }
+}
+
+/// The same program run by that loop on `z80emu` (which stops at every
+/// mark) and on ours counting watches itself, on copies of `bus`, until
+/// `until`: the same end, count, registers, T-states and RAM. The runs
+/// each took.
+fn counted_on_both(bus: &FlatBus, regs: &Regs, marks: &Marks, until: u64) -> (usize, usize) {
+    let (mut a, mut b) = (bus.clone(), bus.clone());
+    let (mut own, mut reference) = (Own::new(), Z80emu::new());
+    own.set_regs(regs);
+    reference.set_regs(regs);
+    let ours = {
+        let own = std::cell::RefCell::new(&mut own);
+        watched_run(
+            &mut |w| own.borrow_mut().run_counting(&mut a, marks, w, until),
+            &|| own.borrow().pc(),
+            marks,
+        )
+    };
+    let theirs = {
+        let reference = std::cell::RefCell::new(&mut reference);
+        watched_run(
+            &mut |_| reference.borrow_mut().run(&mut b, marks, until),
+            &|| reference.borrow().pc(),
+            marks,
+        )
+    };
+    assert_eq!(
+        (ours.1, ours.2),
+        (theirs.1, theirs.2),
+        "end and count at {until}"
+    );
+    assert_eq!(own.regs(), reference.regs(), "at {until}");
+    assert_eq!(own.tstates(), reference.tstates(), "at {until}");
+    assert_eq!(a.ram(), b.ram(), "at {until}");
+    (ours.0, theirs.0)
+}
+
+#[test]
+fn a_watch_that_only_counts_ends_no_run_of_our_core_and_counts_as_z80emu_s_stops_do() {
+    let (bus, regs) = flat(&SCF_LOOP);
+    let mut marks = Marks::new();
+    marks.set(WATCHED, Marks::WATCH);
+    // To the HALT: one run of ours against 51 of `z80emu`'s.
+    let (ours, theirs) = counted_on_both(&bus, &regs, &marks, 100_000);
+    assert_eq!((ours, theirs), (1, 51));
+    // The flags `SCF` stored: Q forgotten at each visit, as at a stop
+    // (bits 3 and 5 from `CP 28h`'s flags, not from A, which is 0).
+    let (mut own, mut b) = (Own::new(), bus.clone());
+    own.set_regs(&regs);
+    own.run_counting(&mut b, &marks, &mut Watches::new(&[WATCHED]), 100_000);
+    assert!((0..50).all(|i| b.peek(0x9000 + i) & 0x28 == 0x28));
+    // And wherever the limit falls.
+    for until in (1..3000).step_by(7) {
+        counted_on_both(&bus, &regs, &marks, until);
+    }
+}
+
+#[test]
+fn a_watch_with_another_mark_on_it_still_ends_the_run() {
+    let (bus, regs) = flat(&SCF_LOOP);
+    let mut marks = Marks::new();
+    marks.set(WATCHED, Marks::WATCH | Marks::PROBE);
+    let (mut own, mut b) = (Own::new(), bus);
+    own.set_regs(&regs);
+    let mut watches = Watches::new(&[WATCHED]);
+    let end = own.run_counting(&mut b, &marks, &mut watches, 100_000);
+    assert_eq!(
+        (end, own.pc(), watches.hits(0)),
+        (RunEnd::Marked, WATCHED, 0)
+    );
+}
+
+#[test]
+fn a_signal_before_a_watch_ends_the_run_there_uncounted() {
+    // `NOP; LD A,(0000h)`, a ROM read the ZX81 signals (no ROM here),
+    // then a watched `NOP` and `HALT`.
+    let mut zx = Zx81::new(Ram::K16, FramesMode::Fast, 1);
+    for (i, b) in [0x00, 0x3A, 0x00, 0x00, 0x00, 0x76].into_iter().enumerate() {
+        zx.poke(0x7000 + i as u16, b);
+    }
+    let bus = zx.bus_mut().clone();
+    let mut marks = Marks::new();
+    marks.set(0x7004, Marks::WATCH);
+    let (mut a, mut b) = (bus.clone(), bus);
+    let (mut own, mut reference) = (Own::new(), Z80emu::new());
+    own.set_regs(&before(0x7001));
+    reference.set_regs(&before(0x7001));
+    let mut watches = Watches::new(&[0x7004]);
+    let ours = own.run_counting(&mut a, &marks, &mut watches, 20_000);
+    let theirs = reference.run(&mut b, &marks, 20_000);
+    assert_eq!(
+        (ours, own.pc(), watches.hits(0)),
+        (RunEnd::Signal, 0x7004, 0)
+    );
+    assert_eq!((theirs, reference.pc()), (ours, own.pc()));
+    assert_eq!(own.tstates(), reference.tstates());
 }

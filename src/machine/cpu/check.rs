@@ -1,6 +1,7 @@
 //! Our own core and `z80emu` side by side on any program: a flat 64K of
 //! RAM ([`FlatBus`]) filled from bytes, the registers set from bytes, then
-//! a sequence of single steps, interrupts and bounded runs (with marks),
+//! a sequence of single steps, interrupts and bounded runs (with a watch,
+//! where both stop or ours counts it and `z80emu` stops and runs again),
 //! each done on both, with the registers, MEMPTR, the halt state, the
 //! T-states, the way the run ended, the last instruction's first byte and
 //! the whole memory compared after each. What the fuzz target `z80_cores`
@@ -8,8 +9,8 @@
 
 use super::own::Own;
 use super::z80emu::Z80emu;
-use super::{Bus, HostWrites, Marks, Memory, Regs};
-use crate::machine::Fault;
+use super::{Bus, HostWrites, Marks, Memory, Regs, RunEnd};
+use crate::machine::{Fault, Watches};
 
 /// 64K of RAM, every address executable; `IN` answers a byte made from
 /// the port, so that both cores read the same.
@@ -160,19 +161,40 @@ pub fn side_by_side(data: &[u8], max_actions: usize) -> Result<Compared, String>
                     return Err(format!("action {i}: interrupt taken: own {a}, z80emu {b}"));
                 }
             }
-            // A run to a limit a few instructions on, with a mark a few
-            // bytes ahead.
+            // A run to a limit a few instructions on, with a watch a few
+            // bytes ahead: where it stops both, or (bit 3) ours counting
+            // it, `z80emu` stopping there, counted, and run again.
             _ => {
                 let mark = own.pc().wrapping_add(u16::from(action & 7));
                 marks.set(mark, Marks::WATCH);
                 let until = own.tstates() + u64::from(action & 0x1F) * 4;
-                let a = own.run(&mut bus_own, &marks, until);
-                let b = reference.run(&mut bus_ref, &marks, until);
+                let counting = action & 8 != 0;
+                let (a, b) = if counting {
+                    let mut watches = Watches::new(&[mark]);
+                    let a = own.run_counting(&mut bus_own, &marks, &mut watches, until);
+                    let mut hits = 0;
+                    let mut b = reference.run(&mut bus_ref, &marks, until);
+                    while b == RunEnd::Marked {
+                        hits += 1;
+                        b = reference.run(&mut bus_ref, &marks, until);
+                    }
+                    if watches.hits(0) != hits {
+                        return Err(format!(
+                            "action {i}: watch {mark:04X} counted: own {}, z80emu stopped {hits} times",
+                            watches.hits(0)
+                        ));
+                    }
+                    (a, b)
+                } else {
+                    let a = own.run(&mut bus_own, &marks, until);
+                    (a, reference.run(&mut bus_ref, &marks, until))
+                };
                 marks.clear(mark, Marks::WATCH);
                 if a != b {
                     return Err(format!("action {i}: run ended: own {a:?}, z80emu {b:?}"));
                 }
-                what = format!("run to {until} ({a:?}, mark {mark:04X})");
+                let how = if counting { "counted" } else { "stops" };
+                what = format!("run to {until} ({a:?}, watch {mark:04X} {how})");
             }
         }
         done.actions += 1;

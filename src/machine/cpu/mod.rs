@@ -19,7 +19,7 @@ pub mod z80emu;
 
 use std::fmt;
 
-use super::{Core, Fault};
+use super::{Core, Fault, Watches};
 
 /// The Z80's registers, both banks, and its interrupt state.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -554,9 +554,25 @@ impl Cpu {
     /// Runs from the current PC until `until` T-states (the CPU's own
     /// count), a marked address, a bus signal or a HALT. The instruction at
     /// the current PC runs even if its address is marked.
+    ///
+    /// Our own core does not stop at an address marked only as watched: it
+    /// counts the visit in `watches` and goes on, as the driver's loop
+    /// would have after a stop (see [`own::Own::run_counting`]). The other
+    /// cores stop there, and the caller counts.
     #[inline]
-    pub fn run<B: Bus>(&mut self, bus: &mut B, marks: &Marks, until: u64) -> RunEnd {
-        each!(self, cpu => cpu.run(bus, marks, until), pair => pair.run(bus, marks, until))
+    pub fn run<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        marks: &Marks,
+        watches: &mut Watches,
+        until: u64,
+    ) -> RunEnd {
+        match self {
+            Cpu::Own(cpu) => cpu.run_counting(bus, marks, watches, until),
+            Cpu::Z80emu(cpu) => cpu.run(bus, marks, until),
+            Cpu::Iz80(cpu) => cpu.run(bus, marks, until),
+            Cpu::Lockstep(pair) => pair.run(bus, marks, until),
+        }
     }
 
     /// Runs one instruction, marks or not.

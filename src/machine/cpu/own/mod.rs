@@ -53,7 +53,11 @@
 //! [`super::z80emu`] (which feeds a HALT at a marked address and takes it
 //! back): after a stop at a mark or a signal, the CPU has forgotten an `EI`
 //! just run and the flags last changed (Q), as `z80emu` has after the HALT
-//! and the NOP it is fed.
+//! and the NOP it is fed. A watch alone does not end a run of ours
+//! ([`Own::run_counting`]): the visit is counted and the run goes on as a
+//! stop there and a new run would have (Q and `EI` forgotten too), so that
+//! a driver counting a program's evaluations (Draughts 1K's some 20 a
+//! move) no longer returns to the emulator's loop at each.
 //!
 //! Where the facts come from: the Z80 manual for the documented opcodes'
 //! timing and flags; Sean Young, "The Undocumented Z80 Documented" (2005),
@@ -74,6 +78,7 @@ pub use alu::{C, H, N, PV, S, X, Y, Z};
 use alu::{SZXY, SZXYP, XY};
 
 use super::{Bus, Marks, Regs, RunEnd};
+use crate::machine::Watches;
 use decoded::{Block, Decoded, Slot};
 
 /// Which register pair an instruction's "HL" is: HL, or IX/IY after a DD
@@ -398,8 +403,36 @@ impl Own {
     /// Runs from the current PC until `until` T-states, a marked address,
     /// a bus signal or a HALT; the instruction at the current PC runs even
     /// if its address is marked. See [`super::Cpu::run`].
-    #[inline(never)]
+    #[inline]
     pub fn run<B: Bus>(&mut self, bus: &mut B, marks: &Marks, until: u64) -> RunEnd {
+        self.run_watching(bus, marks, None, until)
+    }
+
+    /// As [`Own::run`], but a run does not end at an address marked only
+    /// as watched ([`Marks::WATCH`]): the visit is counted in `watches`
+    /// and the run goes on, in the state a stop there and a new run would
+    /// have left (see [`Own::counted`]). The driver's loop would only have
+    /// counted the visit and run again: the counts and every register,
+    /// T-state and byte are the same, without a return to it at each.
+    #[inline]
+    pub fn run_counting<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        marks: &Marks,
+        watches: &mut Watches,
+        until: u64,
+    ) -> RunEnd {
+        self.run_watching(bus, marks, Some(watches), until)
+    }
+
+    #[inline(never)]
+    fn run_watching<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        marks: &Marks,
+        mut watches: Option<&mut Watches>,
+        until: u64,
+    ) -> RunEnd {
         if self.halted {
             // Halted: an M1 cycle (a NOP's fetch) after another.
             while self.tstates < until {
@@ -411,14 +444,8 @@ impl Own {
         self.cache.sync(bus, Some(marks));
         self.limit = until;
         let mut start = self.pc;
-        self.exec(bus);
-        if self.halted {
-            self.last_pc = start;
-            return RunEnd::Halt;
-        }
-        if bus.signalled() {
-            self.last_pc = start;
-            return RunEnd::Signal;
+        if let Some(end) = self.first(bus) {
+            return end;
         }
         // After a block that ran to its end, no signal is pending, and
         // the next block (made for these marks) starts at an unmarked
@@ -440,6 +467,17 @@ impl Own {
                 block = self.cache.block(bus, marks, pc);
             }
             if !(clean && block.most > 0) && ((marks.at(pc) != 0) | bus.signalled()) {
+                if let Some(w) = watches.as_deref_mut()
+                    && let Some(end) = self.counted(bus, marks, w)
+                {
+                    match end {
+                        Some(end) => return end,
+                        None => {
+                            (start, clean) = (pc, false);
+                            continue;
+                        }
+                    }
+                }
                 self.last_pc = start;
                 // `z80emu` runs a HALT here and a NOP to leave it.
                 self.forget();
@@ -479,6 +517,45 @@ impl Own {
                 clean = false;
             }
         }
+    }
+
+    /// Runs the instruction at PC, marked or not, as a run's first: the
+    /// run ends if it halts or signals.
+    #[inline(always)]
+    fn first<B: Bus>(&mut self, bus: &mut B) -> Option<RunEnd> {
+        let start = self.pc;
+        self.exec(bus);
+        let end = if self.halted {
+            RunEnd::Halt
+        } else if bus.signalled() {
+            RunEnd::Signal
+        } else {
+            return None;
+        };
+        self.last_pc = start;
+        Some(end)
+    }
+
+    /// At a marked address, or with a signal pending, where a run would
+    /// end: if the address is marked only as watched and no signal is
+    /// pending, counts the visit and does what a stop there and a new run
+    /// would have done (forget, as at every stop, then the instruction
+    /// there run as a run's first), and gives what that first instruction
+    /// ended, if anything: `Some(None)` to go on. `None` if the run ends
+    /// here.
+    #[inline(never)]
+    fn counted<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        marks: &Marks,
+        watches: &mut Watches,
+    ) -> Option<Option<RunEnd>> {
+        if marks.at(self.pc) != Marks::WATCH || bus.signalled() {
+            return None;
+        }
+        watches.visit(self.pc);
+        self.forget();
+        Some(self.first(bus))
     }
 
     /// Runs one instruction, marks or not (a halted CPU spends an M1
