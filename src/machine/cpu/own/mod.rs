@@ -411,7 +411,7 @@ impl Own {
     /// As [`Own::run`], but a run does not end at an address marked only
     /// as watched ([`Marks::WATCH`]): the visit is counted in `watches`
     /// and the run goes on, in the state a stop there and a new run would
-    /// have left (see [`Own::counted`]). The driver's loop would only have
+    /// have left (see `counted`). The driver's loop would only have
     /// counted the visit and run again: the counts and every register,
     /// T-state and byte are the same, without a return to it at each.
     #[inline]
