@@ -945,3 +945,96 @@ fn a_signal_before_a_watch_ends_the_run_there_uncounted() {
     assert_eq!((theirs, reference.pc()), (ours, own.pc()));
     assert_eq!(own.tstates(), reference.tstates());
 }
+
+/// A compiled ZX81 block of unprefixed instructions in 16K RAM below
+/// 7E00h whose only way out is the `RET` at its end: no other jump,
+/// nothing else done to the stack or SP.
+fn a_compiled_return() -> &'static Compiled<Zx81Bus> {
+    let stays = |op: u8| {
+        !(matches!(op, 0x10 | 0x18 | 0x20 | 0x28 | 0x30 | 0x38 | 0x76)
+            || matches!(
+                op,
+                0xC3 | 0xC9 | 0xCD | 0xE3 | 0xE9 | 0x31 | 0x33 | 0x3B | 0xF9
+            )
+            || matches!(op & 0xC7, 0xC0 | 0xC2 | 0xC4 | 0xC7)
+            || matches!(op & 0xCF, 0xC1 | 0xC5))
+    };
+    own::compiled_zx81()
+        .iter()
+        .find(|c| {
+            let (last, body) = c.code.split_last().expect("a block has instructions");
+            last.0 == 0xC9
+                && body.iter().all(|&(op, _, _)| stays(op))
+                && unprefixed_in(c, 0x4100..0x7E00)
+                && c.bytes().iter().all(|&(a, _)| a != c.at - 1)
+        })
+        .expect("a compiled block that leaves only by its RET")
+}
+
+/// Runs our core `own` and `z80emu` `reference` on on their buses from
+/// `regs` for `tstates`: the same end, registers, T-states and RAM.
+fn again_on_both(
+    (own, a): (&mut Own, &mut Zx81Bus),
+    (reference, b): (&mut Z80emu, &mut Zx81Bus),
+    regs: &Regs,
+    tstates: u64,
+) {
+    own.set_regs(regs);
+    reference.set_regs(regs);
+    let ends = (
+        own.run(a, &Marks::new(), own.tstates() + tstates),
+        reference.run(b, &Marks::new(), reference.tstates() + tstates),
+    );
+    assert_eq!(ends.0, ends.1, "how the run of {tstates} ended");
+    assert_eq!(own.regs(), reference.regs(), "registers after {tstates}");
+    assert_eq!(own.tstates(), reference.tstates());
+    assert_eq!(a.ram(), b.ram(), "RAM after {tstates}");
+}
+
+#[test]
+fn a_compiled_block_goes_on_after_a_return_to_the_block_that_followed_it_before() {
+    let c = a_compiled_return();
+    let mut bus = zx81_holding(&[c]);
+    bus.write(c.at - 1, 0x00);
+    // `JR $` at 7000h.
+    bus.write(0x7000, 0x18);
+    bus.write(0x7001, 0xFE);
+    // On the stack, the block's start eight times, then 7000h: the
+    // block returns to itself eight times, then elsewhere.
+    let stack = |bus: &mut Zx81Bus| {
+        for (i, to) in [c.at; 8].into_iter().chain([0x7000]).enumerate() {
+            let [lo, hi] = to.to_le_bytes();
+            bus.write(0x7F00 + 2 * i as u16, lo);
+            bus.write(0x7F01 + 2 * i as u16, hi);
+        }
+    };
+    stack(&mut bus);
+    let regs = Regs {
+        sp: 0x7F00,
+        ..before(c.at)
+    };
+    // Every limit up to past the returns.
+    for until in (1..=3000).step_by(3).chain([20_000]) {
+        let (_, own) = both_from(&bus, &regs, until);
+        own.retire();
+    }
+    // Run after run on the same core: each return to the block goes on
+    // to it, the block that followed it last time, except the first of
+    // the first run, looked up (unless the tables, taken over from a core
+    // before on this thread, kept the guess); the last return, to 7000h,
+    // is not gone on to.
+    let (mut a, mut b) = (bus.clone(), bus);
+    let (mut own, mut reference) = (Own::new(), Z80emu::new());
+    for round in 1..=3 {
+        stack(&mut a);
+        stack(&mut b);
+        let chained = own.chained_runs();
+        again_on_both((&mut own, &mut a), (&mut reference, &mut b), &regs, 20_000);
+        assert_eq!(own.pc(), 0x7000);
+        let went_on = own.chained_runs() - chained;
+        assert!(
+            went_on == 8 || (round == 1 && went_on == 7),
+            "round {round}: {went_on}"
+        );
+    }
+}

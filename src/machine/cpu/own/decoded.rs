@@ -293,14 +293,19 @@ pub struct Decoded {
     /// address and leave the blocks valid).
     covered: Box<[u32; 0x10000]>,
     /// For each compiled block (by its index in [`Bus::compiled`]), the
-    /// blocks' generation in which it was last made, and its
-    /// [`Block::most`] above (see [`Decoded::compiled_made`]).
+    /// blocks' generation in which it was last made (bits 0-31), its
+    /// [`Block::most`] (bits 32-47; see [`Decoded::compiled_made`]) and
+    /// the compiled block that last ran after it had left by a return
+    /// (bits 48-63; see [`Decoded::after`]).
     made: Box<[u64; COMPILED_MOST]>,
 }
 
 /// The most compiled blocks of a bus that [`Decoded::compiled_made`]
 /// knows (others run, but are not chained to).
 const COMPILED_MOST: usize = 512;
+
+/// Where [`Decoded::made`] keeps [`Decoded::after`].
+const AFTER: u64 = 0xFFFF << 48;
 
 impl std::fmt::Debug for Decoded {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -448,6 +453,27 @@ impl Decoded {
         (made as u32 == self.blocks_generation).then_some((made >> 32) as u16)
     }
 
+    /// The compiled block (1 + its index) that last ran next after
+    /// compiled block `to` had left by an exit that names none (a return,
+    /// `JP (HL)`): where it most likely goes on again. 0 if none is known.
+    /// Only a guess, kept over generations: [`Decoded::compiled_made`]
+    /// and the block's start say whether it can run.
+    #[inline(always)]
+    pub fn after(&self, to: u16) -> u16 {
+        self.made
+            .get(usize::from(to).wrapping_sub(1))
+            .map_or(0, |made| (made >> 48) as u16)
+    }
+
+    /// Notes that compiled block `next` ran after `to` left by an exit
+    /// that named none (see [`Decoded::after`]).
+    #[inline(always)]
+    pub fn note_after(&mut self, to: u16, next: u16) {
+        if let Some(made) = self.made.get_mut(usize::from(to).wrapping_sub(1)) {
+            *made = (*made & !AFTER) | (u64::from(next) << 48);
+        }
+    }
+
     /// The `count` instructions of a block from `first` in the arena:
     /// opcode, operand, address.
     fn code_of(
@@ -473,7 +499,8 @@ impl Decoded {
         {
             self.arena[first] |= ((from + k + 1) as u64) << COMPILED_SHIFT;
             if let Some(made) = self.made.get_mut(from + k) {
-                *made = u64::from(self.blocks_generation) | (u64::from(most) << 32);
+                *made =
+                    (*made & AFTER) | u64::from(self.blocks_generation) | (u64::from(most) << 32);
             }
         }
     }
