@@ -47,7 +47,8 @@
 //! runs in turn); matches gained less than their noise. Then after a
 //! return (which names no block), the compiled block that followed last
 //! time, if it is at PC: 1K ZX Chess's compiled blocks that run straight
-//! after another go from 61% to 97%, for 3% more host instructions.
+//! after another go from 61% to 89% (the lockstep's count), for 3% more
+//! host instructions and a move about 3% faster.
 //!
 //! An instruction here is a whole prefix chain (`DD DD 21 nn nn` runs as
 //! one, 4 T-states and one R increment per prefix), so every stop falls
