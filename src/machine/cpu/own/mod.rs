@@ -477,15 +477,14 @@ impl Own {
             let left = std::mem::take(&mut returned);
             if !(clean && block.most > 0) && ((marks.at(pc) != 0) | bus.signalled()) {
                 if let Some(w) = watches.as_deref_mut()
-                    && let Some(end) = self.counted(bus, marks, w)
+                    && marks.at(pc) == Marks::WATCH
+                    && !bus.signalled()
                 {
-                    match end {
-                        Some(end) => return end,
-                        None => {
-                            (start, clean) = (pc, false);
-                            continue;
-                        }
+                    if let Some(end) = self.counted(bus, w) {
+                        return end;
                     }
+                    (start, clean) = (pc, false);
+                    continue;
                 }
                 self.last_pc = start;
                 // `z80emu` runs a HALT here and a NOP to leave it.
@@ -557,26 +556,17 @@ impl Own {
         Some(end)
     }
 
-    /// At a marked address, or with a signal pending, where a run would
-    /// end: if the address is marked only as watched and no signal is
-    /// pending, counts the visit and does what a stop there and a new run
-    /// would have done (forget, as at every stop, then the instruction
-    /// there run as a run's first), and gives what that first instruction
-    /// ended, if anything: `Some(None)` to go on. `None` if the run ends
-    /// here.
+    /// At an address marked only as watched, with no signal pending,
+    /// where a run would otherwise end: counts the visit and does what a
+    /// stop there and a new run would have done (forget, as at every
+    /// stop, then the instruction there run as a run's first). What that
+    /// instruction ended, if anything.
+    #[cold]
     #[inline(never)]
-    fn counted<B: Bus>(
-        &mut self,
-        bus: &mut B,
-        marks: &Marks,
-        watches: &mut Watches,
-    ) -> Option<Option<RunEnd>> {
-        if marks.at(self.pc) != Marks::WATCH || bus.signalled() {
-            return None;
-        }
+    fn counted<B: Bus>(&mut self, bus: &mut B, watches: &mut Watches) -> Option<RunEnd> {
         watches.visit(self.pc);
         self.forget();
-        Some(self.first(bus))
+        self.first(bus)
     }
 
     /// Runs one instruction, marks or not (a halted CPU spends an M1
