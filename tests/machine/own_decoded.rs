@@ -2,13 +2,14 @@
 //! the CPU writing into code it decoded (within the block being run, and
 //! through a mirror of the ZX81's 1K), the host writing over it between
 //! runs, and marks set where a block was made; and blocks compiled ahead
-//! of time, alone and going on to one another. Each case also runs on
+//! of time, alone and going on to one another (after a return too); and
+//! watches our core counts without stopping. Each case also runs on
 //! `z80emu`, which decodes nothing, and must end the same.
 
 use retrochess::machine::cpu::check::FlatBus;
 use retrochess::machine::cpu::own::{self, Compiled, Own};
 use retrochess::machine::cpu::z80emu::Z80emu;
-use retrochess::machine::cpu::{Bus, HostWrites, Marks, Memory, Regs, RunEnd};
+use retrochess::machine::cpu::{Bus, Cpu, HostWrites, Marks, Memory, Regs, RunEnd};
 use retrochess::machine::zx81::{FramesMode, Ram, Zx81, Zx81Bus};
 use retrochess::machine::{Core, Stop, Watches};
 
@@ -564,23 +565,40 @@ fn both_on(bus: &Zx81Bus, at: u16) -> Own {
     both_from(&bus, &regs, 20_000).1
 }
 
+/// Runs our core `own` and `z80emu` `reference` on their buses from
+/// `regs` for `tstates` more: the same end, registers, T-states and RAM;
+/// gives how the run ended.
+fn again_on_both(
+    (own, a): (&mut Own, &mut Zx81Bus),
+    (reference, b): (&mut Z80emu, &mut Zx81Bus),
+    regs: &Regs,
+    tstates: u64,
+) -> RunEnd {
+    own.set_regs(regs);
+    reference.set_regs(regs);
+    let ends = (
+        own.run(a, &Marks::new(), own.tstates() + tstates),
+        reference.run(b, &Marks::new(), reference.tstates() + tstates),
+    );
+    assert_eq!(ends.0, ends.1, "how the run of {tstates} ended");
+    assert_eq!(own.regs(), reference.regs(), "registers after {tstates}");
+    assert_eq!(
+        own.tstates(),
+        reference.tstates(),
+        "T-states after {tstates}"
+    );
+    assert_eq!(a.ram(), b.ram(), "RAM after {tstates}");
+    ends.0
+}
+
 /// Runs our core and `z80emu` from `regs` on copies of `bus` until
 /// `until` T-states: the same end, registers, T-states and RAM; gives how
 /// the run ended, and our core.
 fn both_from(bus: &Zx81Bus, regs: &Regs, until: u64) -> (RunEnd, Own) {
     let (mut a, mut b) = (bus.clone(), bus.clone());
     let (mut own, mut reference) = (Own::new(), Z80emu::new());
-    own.set_regs(regs);
-    reference.set_regs(regs);
-    let ends = (
-        own.run(&mut a, &Marks::new(), until),
-        reference.run(&mut b, &Marks::new(), until),
-    );
-    assert_eq!(ends.0, ends.1, "how the run to {until} ended");
-    assert_eq!(own.regs(), reference.regs(), "registers at {until}");
-    assert_eq!(own.tstates(), reference.tstates(), "T-states at {until}");
-    assert_eq!(a.ram(), b.ram(), "RAM at {until}");
-    (ends.0, own)
+    let end = again_on_both((&mut own, &mut a), (&mut reference, &mut b), regs, until);
+    (end, own)
 }
 
 #[test]
@@ -762,16 +780,12 @@ fn a_compiled_block_whose_code_changed_is_not_gone_on_to() {
             a.poke(only_t, byte);
             b.poke(only_t, byte);
         }
-        own.set_regs(&before(c.at));
-        reference.set_regs(&before(c.at));
-        let ends = (
-            own.run(&mut a, &Marks::new(), own.tstates() + 20_000),
-            reference.run(&mut b, &Marks::new(), reference.tstates() + 20_000),
+        again_on_both(
+            (&mut own, &mut a),
+            (&mut reference, &mut b),
+            &before(c.at),
+            20_000,
         );
-        assert_eq!(ends.0, ends.1, "how run {round} ended");
-        assert_eq!(own.regs(), reference.regs(), "registers after run {round}");
-        assert_eq!(own.tstates(), reference.tstates());
-        assert_eq!(a.ram(), b.ram(), "RAM after run {round}");
         if round == 1 {
             assert!(own.chained_runs() > 0, "went on to the second block");
         }
@@ -827,23 +841,25 @@ const SCF_LOOP: [u8; 16] = [
 ];
 const WATCHED: u16 = AT + 8;
 
-/// How the driver's loop runs a core with watches: run, and at a stop on
-/// an address marked only as watched, count it and run again; until a
-/// HALT or `until`. The runs it took, the end and the watch's count.
+/// How the emulator's loop runs a core with watches (through the
+/// machine layer's [`Cpu`], as it does): run, and at a stop on an address
+/// marked only as watched, count it and run again; until a HALT or
+/// `until`. The runs it took, the end and the watch's count.
 fn watched_run(
-    run: &mut dyn FnMut(&mut Watches) -> RunEnd,
-    pc: &dyn Fn() -> u16,
+    cpu: &mut Cpu,
+    bus: &mut FlatBus,
     marks: &Marks,
+    until: u64,
 ) -> (usize, RunEnd, u64) {
     let mut watches = Watches::new(&[WATCHED]);
     let mut runs = 0;
     loop {
-        if marks.at(pc()) & Marks::WATCH != 0 {
-            watches.visit(pc());
+        if marks.at(cpu.pc()) & Marks::WATCH != 0 {
+            watches.visit(cpu.pc());
         }
         runs += 1;
-        let end = run(&mut watches);
-        if end != RunEnd::Marked || marks.at(pc()) != Marks::WATCH {
+        let end = cpu.run(bus, marks, &mut watches, until);
+        if end != RunEnd::Marked || marks.at(cpu.pc()) != Marks::WATCH {
             return (runs, end, watches.hits(0));
         }
     }
@@ -855,25 +871,11 @@ fn watched_run(
 /// each took.
 fn counted_on_both(bus: &FlatBus, regs: &Regs, marks: &Marks, until: u64) -> (usize, usize) {
     let (mut a, mut b) = (bus.clone(), bus.clone());
-    let (mut own, mut reference) = (Own::new(), Z80emu::new());
+    let (mut own, mut reference) = (Cpu::new(Core::Own), Cpu::new(Core::Z80emu));
     own.set_regs(regs);
     reference.set_regs(regs);
-    let ours = {
-        let own = std::cell::RefCell::new(&mut own);
-        watched_run(
-            &mut |w| own.borrow_mut().run_counting(&mut a, marks, w, until),
-            &|| own.borrow().pc(),
-            marks,
-        )
-    };
-    let theirs = {
-        let reference = std::cell::RefCell::new(&mut reference);
-        watched_run(
-            &mut |_| reference.borrow_mut().run(&mut b, marks, until),
-            &|| reference.borrow().pc(),
-            marks,
-        )
-    };
+    let ours = watched_run(&mut own, &mut a, marks, until);
+    let theirs = watched_run(&mut reference, &mut b, marks, until);
     assert_eq!(
         (ours.1, ours.2),
         (theirs.1, theirs.2),
@@ -969,26 +971,6 @@ fn a_compiled_return() -> &'static Compiled<Zx81Bus> {
                 && c.bytes().iter().all(|&(a, _)| a != c.at - 1)
         })
         .expect("a compiled block that leaves only by its RET")
-}
-
-/// Runs our core `own` and `z80emu` `reference` on on their buses from
-/// `regs` for `tstates`: the same end, registers, T-states and RAM.
-fn again_on_both(
-    (own, a): (&mut Own, &mut Zx81Bus),
-    (reference, b): (&mut Z80emu, &mut Zx81Bus),
-    regs: &Regs,
-    tstates: u64,
-) {
-    own.set_regs(regs);
-    reference.set_regs(regs);
-    let ends = (
-        own.run(a, &Marks::new(), own.tstates() + tstates),
-        reference.run(b, &Marks::new(), reference.tstates() + tstates),
-    );
-    assert_eq!(ends.0, ends.1, "how the run of {tstates} ended");
-    assert_eq!(own.regs(), reference.regs(), "registers after {tstates}");
-    assert_eq!(own.tstates(), reference.tstates());
-    assert_eq!(a.ram(), b.ram(), "RAM after {tstates}");
 }
 
 #[test]
