@@ -19,7 +19,9 @@
 //! one next without looking at the block table, if it is the block the
 //! builder made there in the current generation and none of its
 //! instructions can reach the limit (see [`Own::chained`]). Returns and
-//! `JP (HL)` name none: after them the run loop looks as before.
+//! `JP (HL)` name none: after them the compiled block that followed last
+//! time runs next on the same conditions if it starts at PC (a guess the
+//! core keeps, `Decoded::after`); otherwise the run loop looks as before.
 //!
 //! Which blocks: `scripts/own-compiled-blocks` builds the core with the
 //! `census` feature (see `census`), runs each engine's `retrochess bench`
