@@ -21,7 +21,7 @@ bin=target/release/retrochess
 export RETROCHESS_PYTHON="${RETROCHESS_PYTHON:-$root/target/python/bin/python}"
 
 echo "== 1. positions from seeded random games"
-BAKER_EVIDENCE_POSITIONS=2000 cargo test --release --quiet --test engines \
+BAKER_EVIDENCE_POSITIONS=2000 cargo test --profile suite --quiet --test engines \
     baker_mended::positions_from_random_games -- --nocapture 2>&1 | grep -E "baker-draughts-mended|to move|illegal:|test result"
 
 for other in random draughts-1k samuel-f8 baker-draughts; do
@@ -31,4 +31,4 @@ for other in random draughts-1k samuel-f8 baker-draughts; do
 done
 
 echo "== 3. pydraughts's HubEngine, 20 games"
-cargo test --release --quiet --test interop pydraughts_plays_20 -- --nocapture 2>&1 | grep -E "^summary|test result"
+cargo test --profile suite --quiet --test interop pydraughts_plays_20 -- --nocapture 2>&1 | grep -E "^summary|test result"

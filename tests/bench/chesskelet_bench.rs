@@ -11,7 +11,7 @@
 //!   and what the traps charge as estimates for the ROM (CLS, `RST 16`,
 //!   the interrupt handler; rounded figures, see src/machine/spectrum/).
 //!
-//! `cargo test --release --test bench chesskelet_bench -- --nocapture`
+//! `cargo test --profile suite --test bench chesskelet_bench -- --nocapture`
 //! prints the table that tapes/CHESSKELET.md carries.
 
 use crate::common;

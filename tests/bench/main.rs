@@ -2,7 +2,7 @@
 //! per ChesSkelet reply, `samuel-f8` speed, our own Z80 core's lockstep
 //! coverage), printed with `--nocapture` and held within bounds. One module
 //! per engine or core:
-//! `cargo test --release --test bench MODULE -- --nocapture`.
+//! `cargo test --profile suite --test bench MODULE -- --nocapture`.
 
 #[path = "../common/mod.rs"]
 mod common;

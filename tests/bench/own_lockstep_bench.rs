@@ -5,7 +5,7 @@
 //! included), MEMPTR, the halt state, the RAM and the instruction's
 //! T-states must be the same on both cores.
 //!
-//! `RETROCHESS_LOCKSTEP_POSITIONS=500 cargo test --release --test bench
+//! `RETROCHESS_LOCKSTEP_POSITIONS=500 cargo test --profile suite --test bench
 //! own_lockstep -- --nocapture` is the evidence run (500 positions per
 //! engine and colour); by default 3 per engine and colour, so that CI
 //! asserts the same property in seconds. `RETROCHESS_LOCKSTEP_ENGINES=a,b`

@@ -4,7 +4,7 @@
 //! up to depth 11 (85,242,128, each jump path counted: the figure the
 //! draughts issue quotes).
 //!
-//! `cargo test --release --test bench samuel_f8_bench -- --nocapture`
+//! `cargo test --profile suite --test bench samuel_f8_bench -- --nocapture`
 //! prints the table.
 
 use std::time::Instant;
