@@ -1,5 +1,7 @@
-//! The three games of seed 001, chapter 12, replayed against both builds of
-//! the reconstruction: ChesSkelet played Black in all of them (44 replies).
+//! The three games of seed 001, chapter 12, replayed against the three
+//! builds of the reconstruction (the two printed, and ours, the published
+//! games' build, chosen on games 1 and 2 with game 3 held out):
+//! ChesSkelet played Black in all of them (44 replies).
 //!
 //! Two measurements per build, as tapes/CHESSKELET.md explains:
 //! - reply by reply: White's move is typed, the program's choice is compared
