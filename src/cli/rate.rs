@@ -78,7 +78,10 @@ impl std::fmt::Display for RateError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             RateError::Prior(x) => {
-                write!(f, "--prior {x}: must be a number of virtual draws, 0 or more")
+                write!(
+                    f,
+                    "--prior {x}: must be a number of virtual draws, 0 or more"
+                )
             }
             RateError::NoGames => write!(f, "no game to rate"),
             RateError::AnchorSpec(spec) => write!(f, "--anchor {spec:?}: not NAME=ELO"),

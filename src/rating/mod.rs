@@ -170,7 +170,8 @@ pub fn rate(n: usize, games: &[RatedGame], options: &RateOptions) -> Ratings {
     for &p in &group {
         if options.bootstrap == 0
             || !one_result(&wdl[p])
-            || options.anchor.is_some_and(|(a, _)| a == p) {
+            || options.anchor.is_some_and(|(a, _)| a == p)
+        {
             continue;
         }
         let profile = model::profile_interval(
@@ -403,7 +404,10 @@ mod tests {
         let a = rate(2, &games, &anchored);
         let (alo, ahi) = a.interval[0].unwrap();
         assert!((a.elo[0] - 1000.0 - 2.0 * half).abs() < 1e-6);
-        assert!(alo < a.elo[0] && a.elo[0] < ahi && alo > 1000.0, "{alo} {ahi}");
+        assert!(
+            alo < a.elo[0] && a.elo[0] < ahi && alo > 1000.0,
+            "{alo} {ahi}"
+        );
         assert_eq!(a.interval[1], Some((1000.0, 1000.0)));
         // 0 of 20 against a player of a larger group.
         let mut more = games.clone();
@@ -414,7 +418,14 @@ mod tests {
         }));
         let swept = rate(
             3,
-            &more.iter().map(|x| RatedGame { white: x.black, black: x.white, ..*x }).collect::<Vec<_>>(),
+            &more
+                .iter()
+                .map(|x| RatedGame {
+                    white: x.black,
+                    black: x.white,
+                    ..*x
+                })
+                .collect::<Vec<_>>(),
             &RateOptions::default(),
         );
         let (lo, hi) = swept.interval[0].unwrap();

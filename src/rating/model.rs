@@ -475,7 +475,9 @@ impl Problem<'_> {
                 cols.iter()
                     .map(|cj| {
                         ci.iter()
-                            .map(|&(k, wk)| cj.iter().map(|&(l, wl)| wk * wl * h[k][l]).sum::<f64>())
+                            .map(|&(k, wk)| {
+                                cj.iter().map(|&(l, wl)| wk * wl * h[k][l]).sum::<f64>()
+                            })
                             .sum()
                     })
                     .collect()

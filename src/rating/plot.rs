@@ -74,8 +74,8 @@ pub fn svg(
     let height = ROW * rows as u32 + 110;
     let mut text = String::new();
     {
-        let area = SVGBackend::with_string(&mut text, (WIDTH + label_width, height))
-            .into_drawing_area();
+        let area =
+            SVGBackend::with_string(&mut text, (WIDTH + label_width, height)).into_drawing_area();
         let fail = |e: &dyn fmt::Display| PlotError::Drawing(e.to_string());
         area.fill(&WHITE).map_err(|e| fail(&e))?;
         let mut chart = ChartBuilder::on(&area)
