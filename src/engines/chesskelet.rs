@@ -1,5 +1,9 @@
 //! ChesSkelet (Alex Garcia, 2019) on an emulated 48K ZX Spectrum, rebuilt
 //! from the author's dissection (seed 001) as `tapes/src/chesskelet.asm`.
+//! Three builds ([`BUILDS`]): the full and the minimal build as printed,
+//! and ours, the build behind the author's published games reconstructed
+//! (the minimal build with `genlis` also run after each move;
+//! tapes/CHESSKELET.md, "ChesSkelet as it played").
 //!
 //! # Memory map (seed 001, chapters 2–4, 10; final layout)
 //! - `0x7D01..=0x7D04`: the four keys of the person's move (auxsth page).
@@ -41,8 +45,12 @@
 //!   known, the driver recreates it by running the program's own `genlis` on
 //!   the position before it, from the opponent's side, as the real game
 //!   would have. Without history (a bare FEN) it cannot be known and is left
-//!   empty, as after the `s` key. Not reproduced: the stale tail of the
-//!   candidate list (read only by the person-move check) and the stack depth.
+//!   empty, as after the `s` key. The published games' build (ours,
+//!   `chesskelet-published`) runs `genlis` again after each move is made, so
+//!   its evaluation reads the opponent's attacks in the current position:
+//!   the driver makes them from the position itself, history or not. Not
+//!   reproduced: the stale tail of the candidate list (read only by the
+//!   person-move check) and the stack depth.
 //! - Playing White: the full build presses `s` at the start (the program's
 //!   own side switch); otherwise the position is injected with the computer
 //!   as "white" in its own orientation, which is what `s` produces.
@@ -100,13 +108,18 @@ use super::{
 };
 use crate::machine::spectrum::{self, Spectrum48};
 use crate::machine::{Core, MachineError, Memory, Regs, Stop};
-use crate::rules::Game;
 use crate::rules::chess::ChessRules;
+use crate::rules::{Astray, Cell, Game, ProgramBoard, Quirk};
 
 /// The full-featured build (feamod=1, gramod=1), see tapes/CHESSKELET.md.
 pub const TAPE_FULL: &[u8] = include_bytes!("../../tapes/chesskelet.tap");
 /// The minimal build (feamod=0, gramod=1).
 pub const TAPE_LITE: &[u8] = include_bytes!("../../tapes/chesskelet-lite.tap");
+/// Ours: the reconstruction of the build behind the published games — the
+/// minimal build with `genlis` also run after each move is made
+/// (feamod=0, gramod=1, genaft=1; tapes/CHESSKELET.md, "ChesSkelet as it
+/// played").
+pub const TAPE_PUBLISHED: &[u8] = include_bytes!("../../tapes/chesskelet-published.tap");
 
 /// The board page.
 pub const BOARD: u16 = 0x8000;
@@ -132,6 +145,9 @@ pub struct Hooks {
     pub genlis: u16,
     /// `blamov`, the chooser's entry (the candidate list is complete).
     pub blamov: u16,
+    /// `aftdes`, where the piece lands on its target (`ld l,c / ld (hl),d`),
+    /// then `dec h` — or, in the published games' build, `call genlis`.
+    pub aftdes: u16,
     /// `evaexi`, where each candidate's evaluation is final (seed 001,
     /// chapter 8: `evaexi pop hl ; recover canli`, then `pop bc / cp c /
     /// jr c, chonoc` compares it with the best): A holds the evaluation, D
@@ -147,6 +163,11 @@ pub struct Build {
     pub tape: &'static [u8],
     /// feamod=1: validity check, castling, two-square step, promotion, `s`.
     pub features: bool,
+    /// genaft=1 (ours, the published games' build): `genlis` also runs at
+    /// `aftdes`, after each move is made, so the evaluation reads the
+    /// opponent's attacks in the current position, not in the position
+    /// before the opponent's move.
+    pub attacks_after_move: bool,
     pub hooks: Hooks,
 }
 
@@ -155,8 +176,15 @@ const ABOUT: &str = "ChesSkelet by Alex Garcia (2019), a chess program of a few 
      and run unmodified in an emulated Spectrum without ROM. It looks one move ahead, \
      scoring captures, threatened pieces and a fixed square weight.";
 
-/// The two builds.
-pub static BUILDS: [Build; 2] = [
+const ABOUT_PUBLISHED: &str = "ChesSkelet by Alex Garcia (2019) as it played the three \
+     games its author published: our reconstruction of that build, the printed minimal \
+     build with one documented change (its move generation also runs after each move, \
+     so the program weighs the opponent's attacks in the current position). Run \
+     unmodified in an emulated Spectrum without ROM.";
+
+/// The three builds: the two the listing prints, and our reconstruction of
+/// the build behind the published games.
+pub static BUILDS: [Build; 3] = [
     Build {
         info: EngineInfo {
             id: "chesskelet",
@@ -168,12 +196,14 @@ pub static BUILDS: [Build; 2] = [
         },
         tape: TAPE_FULL,
         features: true,
+        attacks_after_move: false,
         hooks: Hooks {
             befmov: 0x7B05,
             whomov: 0x7B08,
             chosen: 0x7BDD,
             genlis: 0x7C21,
             blamov: 0x7B97,
+            aftdes: 0x7C08,
             evaexi: 0x7BD2,
         },
     },
@@ -188,12 +218,36 @@ pub static BUILDS: [Build; 2] = [
         },
         tape: TAPE_LITE,
         features: false,
+        attacks_after_move: false,
         hooks: Hooks {
             befmov: 0x7B05,
             whomov: 0x7B08,
             chosen: 0x7BBB,
             genlis: 0x7BDB,
             blamov: 0x7B7E,
+            aftdes: 0x7BC2,
+            evaexi: 0x7BB0,
+        },
+    },
+    Build {
+        info: EngineInfo {
+            id: "chesskelet-published",
+            name: "ChesSkelet (published games' build, reconstructed)",
+            author: "Alex Garcia",
+            year: 2019,
+            machine: "ZX Spectrum 48K",
+            about: ABOUT_PUBLISHED,
+        },
+        tape: TAPE_PUBLISHED,
+        features: false,
+        attacks_after_move: true,
+        hooks: Hooks {
+            befmov: 0x7B05,
+            whomov: 0x7B08,
+            chosen: 0x7BBB,
+            genlis: 0x7BDD,
+            blamov: 0x7B7E,
+            aftdes: 0x7BC2,
             evaexi: 0x7BB0,
         },
     },
@@ -212,9 +266,16 @@ pub fn centipawns(eval: u8) -> i32 {
 }
 
 /// Bytes that identify the program at its hooks.
-fn signature(build: &Build) -> [(u16, Vec<u8>); 4] {
+fn signature(build: &Build) -> [(u16, Vec<u8>); 5] {
     let g = build.hooks.genlis.to_le_bytes();
+    // ld l,c; ld (hl),d; then dec h, or call genlis (the published games' build)
+    let aftdes = if build.attacks_after_move {
+        vec![0x69, 0x72, 0xCD, g[0], g[1]]
+    } else {
+        vec![0x69, 0x72, 0x25]
+    };
     [
+        (build.hooks.aftdes, aftdes),
         (
             build.hooks.befmov,
             vec![0xCD, g[0], g[1], 0x6C, 0x7E, 0xAC, 0x77],
@@ -486,12 +547,21 @@ impl Session {
     }
 
     /// Sets the machine up for the computer to move in `pos`: its
-    /// orientation, the attack board of `before` (the position before the
-    /// opponent's last move, if known) made by the program's own `genlis`.
+    /// orientation, and the attack board its evaluation will read, made by
+    /// the program's own `genlis` for the opponent: in the printed builds
+    /// that of `before` (the position before the opponent's last move, if
+    /// known); in the published games' build ([`Build::attacks_after_move`])
+    /// that of `pos` itself, which its `aftdes` made after the opponent's
+    /// move, so `before` is not needed.
     pub fn inject(&mut self, before: Option<&Chess>, pos: &Chess) {
         self.zx.clear_keys();
-        if let Some(before) = before {
-            self.write_board(&board_page(before, before.turn()));
+        let marked = if self.build.attacks_after_move {
+            Some(board_page(pos, !pos.turn()))
+        } else {
+            before.map(|b| board_page(b, b.turn()))
+        };
+        if let Some(page) = marked {
+            self.write_board(&page);
             self.call_befmov();
             let _ = self.zx.run_to(BOOT_BUDGET, Some(self.build.hooks.whomov));
         } else {
@@ -618,6 +688,7 @@ fn page_letters(page: &[u8; 128]) -> [[char; 8]; 8] {
         for c in 0..8 {
             let v = page[r * 16 + c];
             b[r][c] = match role_of(v) {
+                Some(_) if v & 0xC0 != 0 => '?',
                 Some(role) if v & 0x20 != 0 => role.char().to_ascii_uppercase(),
                 Some(role) => role.char(),
                 None if v == 0 => ' ',
@@ -628,13 +699,81 @@ fn page_letters(page: &[u8; 128]) -> [[char; 8]; 8] {
     b
 }
 
+/// A board page turned round as `revboa` does (seed 001, chapter 9):
+/// square `s` goes to `0x77 − s`, every piece changes colour.
+pub fn reversed(page: &[u8; 128]) -> [u8; 128] {
+    let mut out = [0u8; 128];
+    for s in 0..=0x77usize {
+        let v = page[s];
+        out[0x77 - s] = if v == 0 { 0 } else { v ^ 0x20 };
+    }
+    out
+}
+
+/// `page` with the byte on `from` moved to `to`, `from` emptied: a move
+/// taken in plainly.
+fn plain_move(page: &[u8; 128], from: u8, to: u8) -> [u8; 128] {
+    let mut out = *page;
+    out[usize::from(to)] = out[usize::from(from)];
+    out[usize::from(from)] = 0;
+    out
+}
+
+/// The board squares of four typed keys (`e2e4`), in the typist's view.
+fn typed_squares(keys: &str) -> Option<(u8, u8)> {
+    let k = keys.as_bytes();
+    let square = |file: u8, rank: u8| {
+        ((b'a'..=b'h').contains(&file) && (b'1'..=b'8').contains(&rank))
+            .then(|| ((b'8' - rank) << 4) | (file - b'a'))
+    };
+    (k.len() == 4).then_some(())?;
+    Some((square(k[0], k[1])?, square(k[2], k[3])?))
+}
+
+/// A board byte as a program's board cell: a piece (bit 5: the side of
+/// `view`, the page's orientation), empty, or a byte that is no piece.
+fn page_cell(v: u8, view: Color) -> Cell {
+    match role_of(v) {
+        _ if v == 0 => Cell::Empty,
+        Some(role) if v & 0xC0 == 0 => {
+            let color = if v & 0x20 != 0 { view } else { !view };
+            Cell::Piece(role.of(color).char())
+        }
+        _ => Cell::Stray(v),
+    }
+}
+
+/// A board page seen by `view` as the program's board, in real squares.
+pub fn program_board(page: &[u8; 128], view: Color) -> ProgramBoard {
+    ProgramBoard(
+        Square::ALL
+            .iter()
+            .map(|&sq| page_cell(page[usize::from(view_square(sq, view))], view))
+            .collect(),
+    )
+}
+
+/// The printed board with anything that is not a piece letter or a space
+/// (a stray byte's character) as `?`, as [`page_letters`] shows it.
+fn printed_letters(mut b: [[char; 8]; 8]) -> [[char; 8]; 8] {
+    for c in b.iter_mut().flatten() {
+        if !" pnbrqkPNBRQK".contains(*c) {
+            *c = '?';
+        }
+    }
+    b
+}
+
 /// The registry's entries: one per build.
-pub static ENTRIES: [Entry; 2] = [
+pub static ENTRIES: [Entry; 3] = [
     Entry::chess(&BUILDS[0].info, Vec::new, |o| {
         Ok(Box::new(ChesSkelet::new(&BUILDS[0], o.clone())?))
     }),
     Entry::chess(&BUILDS[1].info, Vec::new, |o| {
         Ok(Box::new(ChesSkelet::new(&BUILDS[1], o.clone())?))
+    }),
+    Entry::chess(&BUILDS[2].info, Vec::new, |o| {
+        Ok(Box::new(ChesSkelet::new(&BUILDS[2], o.clone())?))
     }),
 ];
 
@@ -663,8 +802,16 @@ pub struct Skeleton {
     reached: Option<Choice>,
     /// The candidates the chooser scored in this reply.
     weighed: Vec<Evaluation>,
-    /// The board printed before the reply, in the person's orientation.
+    /// The board page when the program chose its move (its orientation).
+    page_before: [u8; 128],
+    /// That board as printed, in the person's orientation.
     shown_before: [[char; 8]; 8],
+    /// The board page before the person's move was typed.
+    typed_from: Option<[u8; 128]>,
+    /// The machine's board is the program's own, not the game's: a reply
+    /// left it astray ([`Played::Astray`]) and the program plays on from it,
+    /// as the real machine would (module notes, "Its own board").
+    own_board: bool,
     /// Collecting candidates ([`Engine::collect_candidates`]).
     collect: bool,
 }
@@ -688,7 +835,10 @@ impl Skeleton {
             typed_choice: None,
             reached: None,
             weighed: Vec::new(),
+            page_before: [0; 128],
             shown_before: [[' '; 8]; 8],
+            typed_from: None,
+            own_board: false,
             collect: false,
         })
     }
@@ -712,57 +862,82 @@ impl Skeleton {
         })
     }
 
-    /// The move the program made, read off its printed board; `true` with
-    /// it when the program changed other squares too (the full build's
-    /// long-castling test also fires for a queen stepping up-left; see
-    /// tapes/CHESSKELET.md): then the chosen move is accepted if the screen
-    /// shows it — origin emptied, the piece on the target.
+    /// The move the program made, read off its printed board: the move it
+    /// chose, when the board printed after it differs from the one before
+    /// by exactly that move and the board page agrees. Otherwise its board
+    /// is not a plain reading of the move (the full build's long-castling
+    /// test also fires for a queen stepping up-left; tapes/CHESSKELET.md,
+    /// "Quirks"): the chosen move with its board page before and after
+    /// ([`Played::Astray`]), for the rules to say what it did.
     fn read_move(
         &mut self,
         choice: &Choice,
         engine: Color,
-    ) -> Result<(UciMove, bool), EngineError> {
+    ) -> Result<Played<UciMove>, EngineError> {
         let person = !engine;
-        let shown_before = &self.shown_before;
-        let after = self.session.printed();
-        let page_agrees = page_letters(&self.session.board()) == after;
-        let chosen = (
+        let after_page = self.session.board();
+        let after = printed_letters(self.session.printed());
+        let page_agrees = page_letters(&after_page) == after;
+        let (Some(from), Some(to)) = (
             real_square(choice.from, engine),
             real_square(choice.to, engine),
-        );
-        let clean = move_from_boards(shown_before, &after, person).ok().filter(
-            |u| matches!(*u, UciMove::Normal { from, to, .. } if chosen == (Some(from), Some(to))),
-        );
-        if let (Some(uci), true) = (clean, page_agrees) {
-            return Ok((uci, false));
-        }
-        let (Some(from), Some(to)) = chosen else {
+        ) else {
             return Err(EngineError::Unreadable(
                 "the chosen squares are off the board".into(),
             ));
         };
-        let (f, t) = (view_square(from, person), view_square(to, person));
-        let was = shown_before[usize::from(f >> 4)][usize::from(f & 7)];
-        let now = after[usize::from(t >> 4)][usize::from(t & 7)];
-        let emptied = after[usize::from(f >> 4)][usize::from(f & 7)] == ' ';
-        let promotion = (was == 'p' && now == 'q').then_some(Role::Queen);
-        if !(emptied && was.is_ascii_lowercase() && (now == was || promotion.is_some())) {
-            return Err(EngineError::Unreadable(format!(
-                "the board does not show the chosen move {}{}",
-                square_keys(choice.from),
-                square_keys(choice.to)
-            )));
+        let clean = move_from_boards(&self.shown_before, &after, person)
+            .ok()
+            .filter(
+                |u| matches!(*u, UciMove::Normal { from: f, to: t, .. } if (f, t) == (from, to)),
+            );
+        if let (Some(uci), true) = (clean, page_agrees) {
+            return Ok(Played::Move(uci));
         }
-        let uci = UciMove::Normal {
+        let was = self.page_before[usize::from(choice.from)];
+        let now = after_page[usize::from(view_square(to, person))];
+        let promotion = (role_of(was) == Some(Role::Pawn) && role_of(now) == Some(Role::Queen))
+            .then_some(Role::Queen);
+        let wire = UciMove::Normal {
             from,
             to,
             promotion,
         };
+        let quirk = self.quirk(choice, from, to);
         info!(
-            "{}: the program's board changed beyond its move {uci}",
-            self.build.info.name
+            "{}: its board after {wire} is not a plain reading of the move{}",
+            self.build.info.name,
+            quirk
+                .as_ref()
+                .map_or(String::new(), |q| format!(" ({})", q.words))
         );
-        Ok((uci, true))
+        Ok(Played::Astray(Astray {
+            wire,
+            before: program_board(&self.page_before, engine),
+            after: program_board(&after_page, person),
+            quirk,
+        }))
+    }
+
+    /// The full build's long-castling test (`casroo`, seed 001 chapter 9:
+    /// piece + origin − target = `$38`, the king's `$36 + $74 − $72`) holds
+    /// for a queen (`$27`) stepping one square up-left in the mover's view
+    /// (origin − target = `$11`): `aftsid` then also writes D (0 on the
+    /// person's side, a stray byte on the computer's) on a1 and a rook on
+    /// d1 — and a queen that started on d1 is read back as that rook.
+    fn quirk(&self, choice: &Choice, from: Square, to: Square) -> Option<Quirk> {
+        let piece = self.page_before[usize::from(choice.from)];
+        let test = piece.wrapping_add(choice.from).wrapping_sub(choice.to);
+        (self.build.features && test == 0x38 && role_of(piece) != Some(Role::King)).then(|| {
+            let letter = role_of(piece).map_or('?', |r| r.upper_char());
+            Quirk {
+                kind: "long-castling test",
+                words: format!(
+                    "its long-castling test (piece + origin - target = $38) took \
+                     {letter}{from}-{to} for castling"
+                ),
+            }
+        })
     }
 }
 
@@ -794,6 +969,7 @@ impl Program for Skeleton {
         self.session = Session::boot_on(self.build, &self.tape, self.options.core)?;
         self.session.watch_evaluations(self.collect);
         self.typed_choice = None;
+        self.own_board = false;
         Ok(())
     }
 
@@ -845,6 +1021,7 @@ impl Program for Skeleton {
         let person = !engine;
         let from = view_square(m.from().ok_or_else(not)?, person);
         let to = view_square(m.to(), person);
+        self.typed_from = Some(self.session.board());
         Ok(format!("{}{}", square_keys(from), square_keys(to)))
     }
 
@@ -861,24 +1038,41 @@ impl Program for Skeleton {
         }
     }
 
+    /// The program's board must show the game's position; on its own board
+    /// (after a reply that left it astray), the typed move taken in as a
+    /// plain move on that board (anything else, such as castling its own
+    /// way, and the position is injected).
     fn board_check(&mut self, keys: &str, game: &Game<ChessRules>) -> Result<Check, EngineError> {
-        Ok(
-            if self.session.board() == board_page(game.position(), game.turn()) {
-                Check::Shows
-            } else {
-                Check::Differs(format!("the program played {keys} its own way"))
+        let page = self.session.board();
+        let expected = match (self.own_board, self.typed_from.take()) {
+            (true, Some(from_page)) => match typed_squares(keys) {
+                Some((f, t)) => Some(reversed(&plain_move(&from_page, f, t))),
+                None => None,
             },
-        )
+            _ => Some(board_page(game.position(), game.turn())),
+        };
+        Ok(if expected == Some(page) {
+            Check::Shows
+        } else if self.own_board {
+            Check::Differs(format!(
+                "the program played {keys} its own way on its own board, which is not the \
+                 game's since a reply that went astray"
+            ))
+        } else {
+            Check::Differs(format!("the program played {keys} its own way"))
+        })
     }
 
     /// On the machine booted afresh, with the attack board of the position
-    /// before the opponent's last move, when the game has one.
+    /// before the opponent's last move, when the game has one (the
+    /// published games' build: of the position itself).
     fn inject(&mut self, game: &Game<ChessRules>, _: Injecting) -> Result<(), EngineError> {
         let moves = game.moves();
         let before = game.truncated(moves.len().saturating_sub(1));
         let before = (!moves.is_empty()).then(|| before.position().clone());
         self.session.inject(before.as_ref(), game.position());
         self.typed_choice = None;
+        self.own_board = false;
         Ok(())
     }
 
@@ -900,7 +1094,11 @@ impl Program for Skeleton {
             };
         }
         self.weighed = self.session.evaluations();
-        self.shown_before = printed_board(game.position(), !game.turn());
+        // The board the program moves on, as it holds it: the game's
+        // position, or its own board (module notes, "Its own board").
+        self.page_before = self.session.board();
+        self.shown_before = page_letters(&reversed(&self.page_before));
+        let _ = game;
         self.session.finish(budget)
     }
 
@@ -947,12 +1145,15 @@ impl Program for Skeleton {
         if stop != Stop::WaitingForKey {
             return Ok(hung(stop));
         }
-        let (uci, corrupted) = self.read_move(&choice, game.turn())?;
+        let played = self.read_move(&choice, game.turn())?;
+        if matches!(played, Played::Astray(_)) {
+            self.own_board = true;
+        }
         Ok(Read {
-            played: Played::Move(uci),
+            played,
             score: Some(centipawns(choice.score)),
             nodes: u64::from(choice.candidates),
-            intact: !corrupted,
+            intact: true,
         })
     }
 
