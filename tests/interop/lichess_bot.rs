@@ -23,11 +23,15 @@ fn python_chess_drives_each_lichess_bot_configuration_as_lichess_bot_does() {
         .map(|p| p.display().to_string())
         .collect();
     configs.sort();
-    assert_eq!(
-        configs.len(),
-        4,
-        "one per chess engine, one over CECP: {configs:?}"
-    );
+    // One per chess engine of the registry, and one over CECP.
+    let ids = common::ids_of(retrochess::engines::GameKind::Chess);
+    for id in &ids {
+        assert!(
+            configs.iter().any(|c| c.ends_with(&format!("/{id}.yml"))),
+            "{id} has no configuration: {configs:?}"
+        );
+    }
+    assert_eq!(configs.len(), ids.len() + 1, "{configs:?}");
     let mut args = vec![env!("CARGO_BIN_EXE_retrochess")];
     args.extend(configs.iter().map(String::as_str));
     let (ok, out, err) = common::peer_script("lichess_bot_wrapper.py", &args, "");

@@ -22,7 +22,8 @@ with `configure`, which must accept every one. Then:
   decides what it does (lib/engine_wrapper.py `play_move`): an
   `EngineError` carrying `chess.IllegalMoveError` ends the game at once
   (resign or abort); `resigned` resigns; a move is posted, the null move
-  `0000` too (lichess refuses it).
+  `0000` too (lichess refuses it);
+- the greetings fit lichess's 140 characters with a 20-letter bot name.
 
 Prints one line a case, `CONFIG ENGINE CASE: what python-chess returned`;
 exits non-zero with the reason if anything differs from the above.
@@ -52,6 +53,18 @@ def scalar(text):
     if len(text) >= 2 and text[0] == text[-1] == '"':
         return text[1:-1]
     return {"true": True, "false": False}.get(text, text)
+
+
+def greetings(path):
+    """The greeting: section's messages."""
+    out, inside = {}, False
+    for line in open(path):
+        if not line.startswith(" "):
+            inside = line.startswith("greeting:")
+        elif inside and ":" in line:
+            key, _, value = line.strip().partition(":")
+            out[key] = scalar(value)
+    return out
 
 
 def read_config(path):
@@ -148,6 +161,10 @@ def check(binary, path):
     protocol = engine["protocol"]
     options = dict(engine.get(f"{protocol}_options", {}))
     program = engine["engine_options"]["engine"]
+    # lichess refuses chat messages over 140 characters (lib/lichess.py MAX_CHAT_MESSAGE_LEN); names have up to 20.
+    for key, text in greetings(path).items():
+        if len(text.replace("{me}", "x" * 20).replace("{opponent}", "x" * 20)) > 140:
+            fail(f"{name}: greeting {key} is over 140 characters with a 20-letter name: {text!r}")
     lines = Lines()
     logging.getLogger("chess.engine").addHandler(lines)
     logging.getLogger("chess.engine").setLevel(logging.DEBUG)

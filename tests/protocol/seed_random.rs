@@ -121,8 +121,8 @@ fn the_command_line_sets_the_front_ends_own_options() {
     ] {
         assert!(out.lines().any(|l| l == line), "{line:?} missing:\n{out}");
     }
-    let (ok, out, err) =
-        common::retrochess(&["uci", "--option", "IllegalMoves=maybe"], "uci\nquit\n");
+    // Refused before anything is read (no input: the pipe would be gone).
+    let (ok, out, err) = common::retrochess(&["uci", "--option", "IllegalMoves=maybe"], "");
     assert!(!ok && out.is_empty(), "{out}");
     assert!(
         err.contains("--option IllegalMoves=maybe") && err.contains("not one of play, resign"),
