@@ -915,24 +915,40 @@ impl Skeleton {
         }))
     }
 
-    /// The full build's long-castling test (`casroo`, seed 001 chapter 9:
-    /// piece + origin − target = `$38`, the king's `$36 + $74 − $72`) holds
-    /// for a queen (`$27`) stepping one square up-left in the mover's view
-    /// (origin − target = `$11`): `aftsid` then also writes D (0 on the
-    /// person's side, a stray byte on the computer's) on a1 and a rook on
-    /// d1 — and a queen that started on d1 is read back as that rook.
+    /// What the full build's castling code (`casroo`, seed 001 chapter 9)
+    /// did, where it fired. Its long-castling test, piece + origin −
+    /// target = `$38` (the king's `$36 + $74 − $72`), holds as well for a
+    /// queen (`$27`) stepping one square up-left in the mover's view
+    /// (origin − target = `$11`): `aftsid` then also erases a1 and writes a
+    /// rook on d1 — and a queen that started on d1 is read back as that
+    /// rook and lands on the target as one. And the rook's corner is
+    /// "erased" with D, which the comment says is 0: on the person's side
+    /// it is, on the computer's D still holds the origin of the last
+    /// candidate its chooser weighed, so even a true castling leaves that
+    /// byte on a1 or h1 (tapes/CHESSKELET.md, "Quirks").
     fn quirk(&self, choice: &Choice, from: Square, to: Square) -> Option<Quirk> {
         let piece = self.page_before[usize::from(choice.from)];
         let test = piece.wrapping_add(choice.from).wrapping_sub(choice.to);
-        (self.build.features && test == 0x38 && role_of(piece) != Some(Role::King)).then(|| {
-            let letter = role_of(piece).map_or('?', |r| r.upper_char());
-            Quirk {
-                kind: "long-castling test",
+        if !self.build.features || (test != 0x38 && test != 0x34) {
+            return None;
+        }
+        let letter = role_of(piece).map_or('?', |r| r.upper_char());
+        if role_of(piece) == Some(Role::King) {
+            return Some(Quirk {
+                kind: "castling's stray byte",
                 words: format!(
-                    "its long-castling test (piece + origin - target = $38) took \
-                     {letter}{from}-{to} for castling"
+                    "its castling {letter}{from}-{to} erased the rook's corner with D, which is \
+                     0 only on the person's side (on the computer's it holds the origin of the \
+                     last candidate weighed)"
                 ),
-            }
+            });
+        }
+        (test == 0x38).then(|| Quirk {
+            kind: "long-castling test",
+            words: format!(
+                "its long-castling test (piece + origin - target = $38) took \
+                 {letter}{from}-{to} for castling"
+            ),
         })
     }
 }

@@ -344,7 +344,9 @@ impl Uci {
         }
         if let Some(problem) = &verdict.problem {
             lines.push(format!("info string {problem}"));
-            if verdict.send.is_none() && matches!(reply.played, Played::Move(_)) {
+            if verdict.send.is_none()
+                && matches!(reply.played, Played::Move(_) | Played::Astray(_))
+            {
                 lines.push(
                     "info string IllegalMoves is resign: UCI has no resignation, so bestmove 0000"
                         .to_string(),

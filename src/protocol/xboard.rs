@@ -776,7 +776,7 @@ impl Xboard {
                     None => self.force = true,
                 }
             }
-            (None, Some(problem), Played::Move(_)) => {
+            (None, Some(problem), Played::Move(_) | Played::Astray(_)) => {
                 lines.push(format!("tellusererror {problem}"));
                 lines.push("resign".to_string());
                 self.force = true;

@@ -66,11 +66,13 @@ pub enum Illegal {
         detail: String,
     },
     /// The program's board after its move is not the position after any
-    /// one legal move: what it did to its board ([`describe_change`]), and
-    /// the cause where its driver knows it.
+    /// one legal move: what it did to its board ([`describe_change`]), the
+    /// cause where its driver knows it, and why the move it chose is
+    /// illegal by itself, if it is.
     Astray {
         quirk: Option<Quirk>,
         change: String,
+        chosen: Option<Box<Illegal>>,
     },
 }
 
@@ -116,16 +118,22 @@ impl fmt::Display for Illegal {
             }
             Illegal::BadCastling { detail } => write!(f, "castling not allowed: {detail}"),
             Illegal::Astray {
-                quirk: Some(q),
+                quirk,
                 change,
-            } => write!(f, "{}: {change}", q.words),
-            Illegal::Astray {
-                quirk: None,
-                change,
-            } => write!(
-                f,
-                "its board is not the position after any legal move: {change}"
-            ),
+                chosen,
+            } => {
+                match chosen {
+                    Some(why) => write!(f, "{why}; and its board: ")?,
+                    None if quirk.is_none() => {
+                        write!(f, "its board is not the position after any legal move: ")?;
+                    }
+                    None => {}
+                }
+                match quirk {
+                    Some(q) => write!(f, "{}: {change}", q.words),
+                    None => f.write_str(change),
+                }
+            }
         }
     }
 }
@@ -206,6 +214,9 @@ pub fn judge_astray(pos: &Chess, astray: &Astray<UciMove>) -> Verdict {
         Illegal::Astray {
             quirk: astray.quirk.clone(),
             change: describe_change(&astray.before, &astray.after),
+            chosen: chosen
+                .is_none()
+                .then(|| Box::new(explain(pos, &astray.wire))),
         },
     )
 }
@@ -635,6 +646,11 @@ impl Rules for ChessRules {
             Illegal::LeavesKingInCheck { .. } => "leaves king in check",
             Illegal::ExposesKing { .. } => "exposes king",
             Illegal::BadCastling { .. } => "bad castling",
+            // The chosen move's own fault first: it is illegal whatever its
+            // board shows.
+            Illegal::Astray {
+                chosen: Some(why), ..
+            } => self.illegal_kind(why),
             Illegal::Astray { quirk: Some(q), .. } => q.kind,
             Illegal::Astray { quirk: None, .. } => "board not a move",
         }

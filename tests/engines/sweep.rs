@@ -52,6 +52,9 @@ pub struct Tally {
     /// Of the flagged, those whose board went astray while its move was
     /// legal by itself (the game went on from them).
     pub astray_played_on: u64,
+    /// Replies whose board was not a plain reading of the chosen move
+    /// ([`Played::Astray`]), by the quirk the driver named.
+    pub astray: BTreeMap<&'static str, u64>,
     pub dead_ends: u64,
     pub hangs: u64,
     /// Driver errors ("engine failed", "cannot read"), with how to
@@ -161,6 +164,10 @@ fn play_game(
             InputPath::Tape => tally.tape += 1,
             InputPath::Native => {}
         }
+        if let Played::Astray(a) = &reply.played {
+            let quirk = a.quirk.as_ref().map_or("no quirk named", |q| q.kind);
+            *tally.astray.entry(quirk).or_default() += 1;
+        }
         match Judgement::of(&ChessRules, game.position(), &reply.played) {
             Judgement::Legal(m, _) => {
                 tally.legal += 1;
@@ -229,6 +236,9 @@ pub fn report(tallies: &BTreeMap<&'static str, Tally>) -> String {
         );
         for (kind, n) in &t.flagged {
             let _ = writeln!(out, "  flagged {kind}: {n}");
+        }
+        for (quirk, n) in &t.astray {
+            let _ = writeln!(out, "  board astray, {quirk}: {n}");
         }
         for (kind, example) in &t.examples {
             let _ = writeln!(out, "  first {kind}: {example}");
@@ -307,4 +317,41 @@ fn sweep_big() {
         failures += tallies.values().map(|t| t.failures.len()).sum::<usize>();
     }
     assert_eq!(failures, 0, "driver failures");
+}
+
+/// Finds a game from the start position, ChesSkelet (full build) as White
+/// against the seeded random mover, every move of its own, in which its
+/// long-castling test fires: the game `play` and `serve` are tested with
+/// (`tests/cli/cli.rs`, `tests/serve/main.rs`). Run explicitly.
+#[test]
+#[ignore]
+fn find_a_long_castling_game() {
+    let mut e = chess_engine("chesskelet", &EngineOptions::default()).unwrap();
+    for seed in 0..2000u64 {
+        let mut rng = SplitMix64::new(seed);
+        e.new_game().unwrap();
+        let mut game = Game::initial(ChessRules);
+        while game.ending().is_none() && game.moves().len() < 120 {
+            if game.moves().len() % 2 == 1 {
+                let legal = game.legal_moves();
+                let m = legal[rng.range(0, legal.len() as u64 - 1) as usize].clone();
+                game.push(m);
+                continue;
+            }
+            let reply = e.play(&game, BUDGET).unwrap();
+            let astray = matches!(&reply.played, Played::Astray(a)
+                if a.quirk.as_ref().is_some_and(|q| q.kind == "long-castling test"));
+            match Judgement::of(&ChessRules, game.position(), &reply.played) {
+                Judgement::Legal(m, _) if !astray => game.push(m),
+                j => {
+                    if astray {
+                        println!("seed {seed}: {} -> {j}", uci_moves(&game));
+                        return;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    panic!("none found");
 }
