@@ -344,8 +344,7 @@ impl Uci {
         }
         if let Some(problem) = &verdict.problem {
             lines.push(format!("info string {problem}"));
-            if verdict.send.is_none()
-                && matches!(reply.played, Played::Move(_) | Played::Astray(_))
+            if verdict.send.is_none() && matches!(reply.played, Played::Move(_) | Played::Astray(_))
             {
                 lines.push(
                     "info string IllegalMoves is resign: UCI has no resignation, so bestmove 0000"

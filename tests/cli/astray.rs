@@ -8,7 +8,15 @@ use crate::common::{LONG_CASTLING, LONG_CASTLING_FROM_START, retrochess as run};
 fn explain_says_what_the_long_castling_test_did() {
     for (fen, moves) in LONG_CASTLING {
         let (ok, out, err) = run(
-            &["explain", "--engine", "chesskelet", "--fen", fen, "--moves", moves],
+            &[
+                "explain",
+                "--engine",
+                "chesskelet",
+                "--fen",
+                fen,
+                "--moves",
+                moves,
+            ],
             "",
         );
         assert!(ok, "{err}");
@@ -36,7 +44,11 @@ fn play_ends_the_game_on_the_quirk_as_on_an_illegal_move() {
     assert!(ok, "{err}");
     // Every reply before it typed on the emulated keyboard: its `s` key,
     // then Black's eight moves.
-    assert_eq!(out.matches("on the original machine; typed ").count(), 9, "{out}");
+    assert_eq!(
+        out.matches("on the original machine; typed ").count(),
+        9,
+        "{out}"
+    );
     assert!(out.contains("typed s)"), "{out}");
     assert!(
         out.contains(
@@ -47,5 +59,8 @@ fn play_ends_the_game_on_the_quirk_as_on_an_illegal_move() {
         "{out}"
     );
     assert!(out.contains(". You win."), "{out}");
-    assert!(!err.contains("cannot read") && !out.contains("cannot read"), "{err}");
+    assert!(
+        !err.contains("cannot read") && !out.contains("cannot read"),
+        "{err}"
+    );
 }

@@ -25,7 +25,7 @@ use retrochess::arbiter::Judgement;
 use retrochess::engines::{Engine, EngineOptions, GameKind, InputPath, Played, catalogue};
 use retrochess::machine::{Core, SplitMix64};
 use retrochess::rules::chess::ChessRules;
-use retrochess::rules::{Game, Rules};
+use retrochess::rules::{Game, Rules, Verdict};
 
 use crate::common::chess_engine;
 
@@ -354,4 +354,57 @@ fn find_a_long_castling_game() {
         }
     }
     panic!("none found");
+}
+
+/// After its long-castling test fired, the program keeps its own board, as
+/// the real machine would: the next move is typed on it (not injected), and
+/// its board still shows the rook on c2 and the stray byte on a1.
+#[test]
+fn the_program_plays_on_from_its_own_board() {
+    use retrochess::engines::chesskelet::{BUILDS, ChesSkelet, view_square};
+    use shakmaty::{Color, Square};
+    let (fen, moves) = crate::common::LONG_CASTLING[0];
+    let mut e = ChesSkelet::new(&BUILDS[0], EngineOptions::default()).unwrap();
+    let mut game = Game::new(ChessRules, crate::common::fen(fen));
+    for m in moves.split_whitespace() {
+        let wire = m.parse().unwrap();
+        assert!(matches!(game.play_wire(&wire), Verdict::Legal(_)), "{m}");
+    }
+    let reply = e.play(&game, BUDGET).unwrap();
+    let Played::Astray(a) = &reply.played else {
+        panic!("{:?}", reply.played)
+    };
+    assert_eq!(a.wire.to_string(), "d1c2");
+    assert_eq!(a.quirk.as_ref().unwrap().kind, "long-castling test");
+    // Its board, in the person's (Black's) view after its move.
+    let page = e.session().board();
+    let at = |sq: Square| page[usize::from(view_square(sq, Color::Black))];
+    assert_eq!(
+        (at(Square::C2), at(Square::D1)),
+        (0x05, 0x00),
+        "a rook on c2"
+    );
+    assert!(
+        at(Square::A1) & 0xC0 != 0 || at(Square::A1) & 0x1F > 7,
+        "a stray byte on a1"
+    );
+    // The GUI plays d1c2 on; Black answers h5f4, typed on its own board.
+    for m in ["d1c2", "h5f4"] {
+        assert!(
+            matches!(game.play_wire(&m.parse().unwrap()), Verdict::Legal(_)),
+            "{m}"
+        );
+    }
+    let reply = e.play(&game, BUDGET).unwrap();
+    assert_eq!(
+        reply.path,
+        InputPath::Typed("a4c5".into()),
+        "{:?}",
+        reply.played
+    );
+    assert!(
+        matches!(reply.played, Played::Move(_)),
+        "{:?}",
+        reply.played
+    );
 }

@@ -8,8 +8,7 @@ use crate::common::{LONG_CASTLING, fen as position, pipe::Engine};
 use shakmaty::Position;
 use shakmaty::uci::UciMove;
 
-const REASON: &str =
-    "illegal move d1c2: its long-castling test (piece + origin - target = $38) took Qd1-c2 \
+const REASON: &str = "illegal move d1c2: its long-castling test (piece + origin - target = $38) took Qd1-c2 \
      for castling: the white queen left d1; a white rook appeared on c2; the white rook on a1 \
      gave way to 0x";
 
@@ -93,9 +92,7 @@ fn cecp(fen: &str, moves: &str, resign: bool) -> Engine {
     let mut e = Engine::start(&["xboard", "--engine", "chesskelet"]);
     e.send("xboard");
     e.send("protover 2");
-    e.until(std::time::Duration::from_secs(20), |l| {
-        l.contains("done=1")
-    });
+    e.until(std::time::Duration::from_secs(20), |l| l.contains("done=1"));
     if resign {
         e.send("option IllegalMoves=resign");
     }
