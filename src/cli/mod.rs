@@ -22,6 +22,8 @@ pub enum CliError {
     Protocol(ProtocolError),
     /// A match that could not be played or recorded.
     Match(String),
+    /// Games that could not be rated.
+    Rate(rate::RateError),
     /// Standard input could not be read, or said something unusable.
     Input(String),
     /// The engine has no emulated screen to show.
@@ -37,6 +39,7 @@ impl fmt::Display for CliError {
             CliError::Engine(e) => e.fmt(f),
             CliError::Protocol(e) => e.fmt(f),
             CliError::Match(e) | CliError::Input(e) => f.write_str(e),
+            CliError::Rate(e) => e.fmt(f),
             CliError::NoScreen(id) => write!(f, "{id} runs natively: it has no emulated screen"),
             CliError::Output(e) => write!(f, "stdout: {e}"),
         }

@@ -25,9 +25,10 @@ pub struct RateArgs {
     /// The game (default: by the first file's extension, .pdn draughts).
     #[arg(long, value_enum)]
     game: Option<GameArg>,
-    /// How draws count: davidson (Bradley-Terry with a fitted draw
-    /// parameter) or halves (a draw half a win and half a loss, as Ordo).
-    #[arg(long, value_enum, default_value = "davidson")]
+    /// How draws count: halves (the expected-score model: a draw half a
+    /// win and half a loss, as Ordo and rating lists count it) or davidson
+    /// (Bradley-Terry with a fitted draw parameter).
+    #[arg(long, value_enum, default_value = "halves")]
     model: ModelArg,
     /// Virtual draws between every two players who met (keeps a perfect
     /// score finite: n of n against one opponent is 400·log10(1 + 2n/PRIOR)
@@ -47,7 +48,53 @@ pub struct RateArgs {
     /// ratings unrounded), strongest first.
     #[arg(long)]
     csv: bool,
+    /// Also draw the ratings as a chart into FILE (SVG): every player's Elo
+    /// with its 95% interval on one axis, the anchor marked.
+    #[arg(long, value_name = "FILE")]
+    plot: Option<PathBuf>,
+    /// The chart's title (default: the files' game and the model).
+    #[arg(long, value_name = "TEXT", requires = "plot")]
+    title: Option<String>,
 }
+
+/// Why `rate` rated nothing.
+#[derive(Debug)]
+pub enum RateError {
+    /// `--prior` is negative or not a number.
+    Prior(f64),
+    /// No file held a game that could be rated.
+    NoGames,
+    /// `--anchor` is not NAME=ELO.
+    AnchorSpec(String),
+    /// `--anchor`'s ELO is not a number.
+    AnchorElo { spec: String, elo: String },
+    /// The chart could not be drawn.
+    Plot(rating::plot::PlotError),
+    /// The chart could not be written.
+    PlotFile(PathBuf, std::io::Error),
+}
+
+impl std::fmt::Display for RateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RateError::Prior(x) => {
+                write!(
+                    f,
+                    "--prior {x}: must be a number of virtual draws, 0 or more"
+                )
+            }
+            RateError::NoGames => write!(f, "no game to rate"),
+            RateError::AnchorSpec(spec) => write!(f, "--anchor {spec:?}: not NAME=ELO"),
+            RateError::AnchorElo { spec, elo } => {
+                write!(f, "--anchor {spec:?}: {elo:?} is not a rating")
+            }
+            RateError::Plot(e) => e.fmt(f),
+            RateError::PlotFile(path, e) => write!(f, "--plot {}: {e}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for RateError {}
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum GameArg {
@@ -62,14 +109,14 @@ enum ModelArg {
 }
 
 pub fn run(args: &RateArgs, seed: u64) -> Result<(), CliError> {
-    let text = rate(args, seed).map_err(CliError::Match)?;
+    let text = rate(args, seed).map_err(CliError::Rate)?;
     super::say(&text)
 }
 
 /// The ratings as text, or why there are none.
-fn rate(args: &RateArgs, seed: u64) -> Result<String, String> {
+fn rate(args: &RateArgs, seed: u64) -> Result<String, RateError> {
     if !(args.prior >= 0.0 && args.prior.is_finite()) {
-        return Err("--prior must be a number of virtual draws, 0 or more".to_string());
+        return Err(RateError::Prior(args.prior));
     }
     let kind = match args.game {
         Some(GameArg::Chess) => Kind::Chess,
@@ -81,7 +128,7 @@ fn rate(args: &RateArgs, seed: u64) -> Result<String, String> {
         eprintln!("retrochess rate: skipped {s}");
     }
     if c.games.is_empty() {
-        return Err("no game to rate".to_string());
+        return Err(RateError::NoGames);
     }
     let anchor = anchor(args.anchor.as_deref(), &c)?;
     let options = RateOptions {
@@ -105,6 +152,24 @@ fn rate(args: &RateArgs, seed: u64) -> Result<String, String> {
             "retrochess rate: {} has no games linking it to {group}: not rated",
             c.names[p]
         );
+    }
+    if let Some(path) = &args.plot {
+        let title = args.title.clone().unwrap_or_else(|| {
+            format!(
+                "{} ratings, {}",
+                match kind {
+                    Kind::Chess => "Chess",
+                    Kind::Draughts => "Draughts",
+                },
+                match options.model {
+                    DrawModel::Halves => "a draw half a point",
+                    DrawModel::Davidson => "Davidson's draw model",
+                }
+            )
+        });
+        let svg = rating::plot::svg(&c.names, &r, anchor.map(|(a, _)| a), &title)
+            .map_err(RateError::Plot)?;
+        std::fs::write(path, svg).map_err(|e| RateError::PlotFile(path.clone(), e))?;
     }
     Ok(if args.csv {
         csv(&c, &r)
@@ -185,19 +250,22 @@ fn collect(files: &[PathBuf], kind: Kind) -> Collection {
 
 /// `--anchor NAME=ELO`: the player and the rating; `None`, said on stderr,
 /// for a name nobody played under.
-fn anchor(spec: Option<&str>, c: &Collection) -> Result<Option<(usize, f64)>, String> {
+fn anchor(spec: Option<&str>, c: &Collection) -> Result<Option<(usize, f64)>, RateError> {
     Ok(match spec {
         None => None,
         Some(spec) => {
             let (name, at) = spec
                 .rsplit_once('=')
-                .ok_or_else(|| format!("--anchor {spec:?}: not NAME=ELO"))?;
+                .ok_or_else(|| RateError::AnchorSpec(spec.to_string()))?;
             let at: f64 = at
                 .trim()
                 .parse()
                 .ok()
                 .filter(|x: &f64| x.is_finite())
-                .ok_or_else(|| format!("--anchor {spec:?}: {at:?} is not a rating"))?;
+                .ok_or_else(|| RateError::AnchorElo {
+                    spec: spec.to_string(),
+                    elo: at.to_string(),
+                })?;
             match c.player(name) {
                 Some(p) => Some((p, at)),
                 None => {

@@ -1,5 +1,9 @@
 //! ChesSkelet (Alex Garcia, 2019) on an emulated 48K ZX Spectrum, rebuilt
 //! from the author's dissection (seed 001) as `tapes/src/chesskelet.asm`.
+//! Three builds ([`BUILDS`]): the full and the minimal build as printed,
+//! and ours, the build behind the author's published games reconstructed
+//! (the minimal build with `genlis` also run after each move;
+//! tapes/CHESSKELET.md, "ChesSkelet as it played").
 //!
 //! # Memory map (seed 001, chapters 2–4, 10; final layout)
 //! - `0x7D01..=0x7D04`: the four keys of the person's move (auxsth page).

@@ -9,6 +9,7 @@
 //! outside it are listed as not connected.
 
 pub mod model;
+pub mod plot;
 pub mod records;
 pub mod report;
 
@@ -56,7 +57,7 @@ pub const DEFAULT_BOOTSTRAP: usize = 1000;
 impl Default for RateOptions {
     fn default() -> Self {
         RateOptions {
-            model: DrawModel::Davidson,
+            model: DrawModel::Halves,
             prior: DEFAULT_PRIOR,
             anchor: None,
             bootstrap: DEFAULT_BOOTSTRAP,
@@ -157,7 +158,45 @@ pub fn rate(n: usize, games: &[RatedGame], options: &RateOptions) -> Ratings {
             })
             .collect(),
     };
-    let interval = intervals(n, &group, &samples);
+    let mut interval = intervals(n, &group, &samples);
+    // A player whose every game had one result (a clean sweep, all lost,
+    // all drawn) resamples to that result every time: its bootstrap
+    // interval is a point. Its interval is the profile likelihood's (with
+    // the prior the fit uses), joined with the bootstrap's.
+    let reference = match options.anchor {
+        Some((a, _)) if group.contains(&a) => model::Reference::Player(a),
+        _ => model::Reference::Mean,
+    };
+    for &p in &group {
+        if options.bootstrap == 0
+            || !one_result(&wdl[p])
+            || options.anchor.is_some_and(|(a, _)| a == p)
+        {
+            continue;
+        }
+        let profile = model::profile_interval(
+            n,
+            &group,
+            &pairs,
+            &prior_pairs,
+            options.prior,
+            options.model,
+            &full,
+            p,
+            reference,
+        );
+        if let Some((lo, hi)) = profile {
+            let at = match reference {
+                model::Reference::Player(a) => full.elo[a],
+                model::Reference::Mean => 0.0,
+            };
+            let (lo, hi) = (lo + at, hi + at);
+            interval[p] = Some(match interval[p] {
+                Some((a, b)) if !samples.is_empty() => (a.min(lo), b.max(hi)),
+                _ => (lo, hi),
+            });
+        }
+    }
     let mut order = group.clone();
     order.sort_by(|&a, &b| full.elo[b].total_cmp(&full.elo[a]).then(a.cmp(&b)));
     Ratings {
@@ -191,6 +230,12 @@ fn tally(n: usize, games: &[RatedGame]) -> Vec<Wdl> {
         }
     }
     wdl
+}
+
+/// Whether every game of a player had the same result (and it played).
+fn one_result(w: &Wdl) -> bool {
+    let n = w.games();
+    n > 0 && (w.wins == n || w.draws == n || w.losses == n)
 }
 
 /// Each player's 95% interval: the 2.5th and 97.5th percentiles of its
@@ -329,5 +374,61 @@ mod tests {
         let mean = (free.elo[0] + free.elo[1] + free.elo[2]) / 3.0;
         assert!(mean.abs() < 1e-9);
         assert!((free.elo[0] - free.elo[2] - (r.elo[0] - r.elo[2])).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_clean_sweep_has_an_interval_not_a_point() {
+        // 20 of 20, mean 0 (as `match` rates two players): the bootstrap
+        // resamples 20 wins every time; the profile likelihood does not.
+        let games: Vec<RatedGame> = (0..20)
+            .map(|k| match k % 2 {
+                0 => g(0, 1, Score::WhiteWins),
+                _ => g(1, 0, Score::BlackWins),
+            })
+            .collect();
+        let r = rate(2, &games, &RateOptions::default());
+        // 400·log10(1 + 2·20/2) / 2 either side of the mean.
+        let half = 200.0 * 21f64.log10();
+        assert!((r.elo[0] - half).abs() < 1e-6, "{}", r.elo[0]);
+        let (lo, hi) = r.interval[0].unwrap();
+        assert!(lo < r.elo[0] - 50.0 && hi > r.elo[0] + 50.0, "{lo} {hi}");
+        assert!(lo > 0.0, "20 of 20 is surely above the mean: {lo}");
+        // 0 of 20: the mirror image.
+        let (lo1, hi1) = r.interval[1].unwrap();
+        assert!((lo1 + hi).abs() < 1e-6 && (hi1 + lo).abs() < 1e-6);
+        // Anchored: the loser at 1000, the same gap's interval.
+        let anchored = RateOptions {
+            anchor: Some((1, 1000.0)),
+            ..RateOptions::default()
+        };
+        let a = rate(2, &games, &anchored);
+        let (alo, ahi) = a.interval[0].unwrap();
+        assert!((a.elo[0] - 1000.0 - 2.0 * half).abs() < 1e-6);
+        assert!(
+            alo < a.elo[0] && a.elo[0] < ahi && alo > 1000.0,
+            "{alo} {ahi}"
+        );
+        assert_eq!(a.interval[1], Some((1000.0, 1000.0)));
+        // 0 of 20 against a player of a larger group.
+        let mut more = games.clone();
+        more.extend((0..10).map(|k| match k % 3 {
+            0 => g(1, 2, Score::Draw),
+            1 => g(2, 1, Score::WhiteWins),
+            _ => g(1, 2, Score::WhiteWins),
+        }));
+        let swept = rate(
+            3,
+            &more
+                .iter()
+                .map(|x| RatedGame {
+                    white: x.black,
+                    black: x.white,
+                    ..*x
+                })
+                .collect::<Vec<_>>(),
+            &RateOptions::default(),
+        );
+        let (lo, hi) = swept.interval[0].unwrap();
+        assert!(lo < swept.elo[0] - 50.0 && swept.elo[0] < hi, "{lo} {hi}");
     }
 }

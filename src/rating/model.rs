@@ -42,9 +42,10 @@ const LN_NU_MAX: f64 = 20.0;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum DrawModel {
     /// Bradley–Terry with a fitted draw parameter (Davidson).
-    #[default]
     Davidson,
-    /// Plain Bradley–Terry, a draw half a win and half a loss (Ordo).
+    /// Plain Bradley–Terry, a draw half a win and half a loss (Ordo): the
+    /// expected-score model, the default.
+    #[default]
     Halves,
 }
 
@@ -76,38 +77,23 @@ pub fn fit(
     model: DrawModel,
     start: Option<&Fit>,
 ) -> Fit {
-    let mut index = vec![usize::MAX; n];
-    for (k, &p) in players.iter().enumerate() {
-        index[p] = k;
-    }
+    let local = Local::new(n, players, pairs, prior_pairs);
     let m = players.len();
-    let inside = |a: usize, b: usize| index[a] != usize::MAX && index[b] != usize::MAX;
-    let pairs: Vec<((usize, usize), [f64; 3])> = pairs
-        .iter()
-        .filter(|((a, b), _)| inside(*a, *b))
-        .map(|((a, b), r)| ((index[*a], index[*b]), *r))
-        .collect();
-    let prior_pairs: Vec<(usize, usize)> = prior_pairs
-        .iter()
-        .filter(|(a, b)| inside(*a, *b))
-        .map(|(a, b)| (index[*a], index[*b]))
-        .collect();
-    let draws: f64 = pairs.iter().map(|(_, r)| r[1]).sum();
-    let with_nu = model == DrawModel::Davidson && draws > 0.0;
-    // Unknowns: θ of players 1..m (player 0 holds 0), then ln ν.
-    let dim = m.saturating_sub(1) + usize::from(with_nu);
-    let (mut theta, mut ln_nu) = starting_point(players, start);
-    let problem = Problem {
-        pairs: &pairs,
-        prior_pairs: &prior_pairs,
-        prior,
-        with_nu,
+    let problem = local.problem(prior, model);
+    let (theta, ln_nu) = starting_point(players, start);
+    // Player 0 holds 0; the others are free.
+    let map = Map {
+        base: vec![0.0; m],
+        cols: (1..m).map(|k| vec![(k, 1.0)]).collect(),
     };
-    let steps = if m > 1 {
-        problem.maximise(&mut theta, &mut ln_nu, dim)
+    let mut x: Vec<f64> = theta[1.min(m)..].to_vec();
+    let mut ln_nu = ln_nu;
+    let (steps, _) = if m > 1 {
+        problem.maximise(&map, &mut x, &mut ln_nu)
     } else {
-        0
+        (0, 0.0)
     };
+    let theta = map.theta(&x);
     let mean = theta.iter().sum::<f64>() / m.max(1) as f64;
     let mut elo = vec![f64::NAN; n];
     for (k, &p) in players.iter().enumerate() {
@@ -115,8 +101,203 @@ pub fn fit(
     }
     Fit {
         elo,
-        nu: if with_nu { ln_nu.exp() } else { 0.0 },
+        nu: if problem.with_nu { ln_nu.exp() } else { 0.0 },
         steps,
+    }
+}
+
+/// What a rating is measured from: another player (the anchor) or the
+/// group's mean.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reference {
+    Player(usize),
+    Mean,
+}
+
+/// The 95% profile-likelihood interval of `player`'s rating relative to
+/// `reference` (in Elo, as a difference from it): the ratings at which the
+/// likelihood with the prior, maximised over every other unknown (the other
+/// players, and ν under Davidson), falls `3.841/2` below its maximum
+/// (Wilks: χ² with one degree of freedom). `full` is the fit of the same
+/// data. It stays finite for a clean sweep: the prior's virtual draws bound
+/// the likelihood on both sides. `None` for a group of one or a player
+/// outside it.
+#[allow(clippy::too_many_arguments)]
+pub fn profile_interval(
+    n: usize,
+    players: &[usize],
+    pairs: &Pairs,
+    prior_pairs: &[(usize, usize)],
+    prior: f64,
+    model: DrawModel,
+    full: &Fit,
+    player: usize,
+    reference: Reference,
+) -> Option<(f64, f64)> {
+    const DROP: f64 = 3.841_458_820_694_124 / 2.0;
+    let local = Local::new(n, players, pairs, prior_pairs);
+    let m = players.len();
+    let p = *local.index.get(player).filter(|&&k| k != usize::MAX)?;
+    if m < 2 {
+        return None;
+    }
+    let problem = local.problem(prior, model);
+    let theta_full: Vec<f64> = players.iter().map(|&q| full.elo[q] * ELO).collect();
+    let ln_nu_full = if full.nu > 0.0 { full.nu.ln() } else { 0.0 };
+    let (map_at, centre) = match reference {
+        Reference::Player(a) => {
+            let a = *local.index.get(a).filter(|&&k| k != usize::MAX)?;
+            if a == p {
+                return None;
+            }
+            let map_at = move |delta: f64| {
+                let mut base = vec![0.0; m];
+                base[p] = delta;
+                Map {
+                    base,
+                    cols: (0..m)
+                        .filter(|&k| k != a && k != p)
+                        .map(|k| vec![(k, 1.0)])
+                        .collect(),
+                }
+            };
+            let centre = theta_full[p] - theta_full[a];
+            (Box::new(map_at) as Box<dyn Fn(f64) -> Map>, centre)
+        }
+        Reference::Mean => {
+            // θₚ − mean(θ) = Δ: θₚ = Δ·m/(m−1) + the others' mean, one
+            // other (r) held at 0 for the shift.
+            let r = usize::from(p == 0);
+            let share = 1.0 / (m - 1) as f64;
+            let map_at = move |delta: f64| {
+                let mut base = vec![0.0; m];
+                base[p] = delta * m as f64 * share;
+                Map {
+                    base,
+                    cols: (0..m)
+                        .filter(|&k| k != r && k != p)
+                        .map(|k| vec![(k, 1.0), (p, share)])
+                        .collect(),
+                }
+            };
+            let centre = theta_full[p] - theta_full.iter().sum::<f64>() / m as f64;
+            (Box::new(map_at) as Box<dyn Fn(f64) -> Map>, centre)
+        }
+    };
+    // The unknowns of a map, from the full fit (shifted to the map's held
+    // player): a warm start.
+    let start = |map: &Map| -> Vec<f64> {
+        map.cols
+            .iter()
+            .map(|col| {
+                let k = col[0].0;
+                let held = (0..m)
+                    .find(|&h| h != p && !map.cols.iter().any(|c| c[0].0 == h))
+                    .unwrap_or(0);
+                theta_full[k] - theta_full[held]
+            })
+            .collect()
+    };
+    let best = {
+        let map = map_at(centre);
+        let mut x = start(&map);
+        let mut ln_nu = ln_nu_full;
+        problem.maximise(&map, &mut x, &mut ln_nu).1
+    };
+    let profile = |delta: f64| -> f64 {
+        let map = map_at(delta);
+        let mut x = start(&map);
+        let mut ln_nu = ln_nu_full;
+        problem.maximise(&map, &mut x, &mut ln_nu).1
+    };
+    let edge = |sign: f64| -> f64 {
+        // Out from the centre until the likelihood has fallen by DROP, then
+        // bisect.
+        let (mut inside, mut step) = (0.0, 0.25);
+        let mut outside = None;
+        while step < 64.0 {
+            let d = inside + step;
+            if best - profile(centre + sign * d) > DROP {
+                outside = Some(d);
+                break;
+            }
+            inside = d;
+            step *= 2.0;
+        }
+        let Some(mut out) = outside else {
+            return centre + sign * inside;
+        };
+        for _ in 0..40 {
+            let mid = (inside + out) / 2.0;
+            if best - profile(centre + sign * mid) > DROP {
+                out = mid;
+            } else {
+                inside = mid;
+            }
+        }
+        centre + sign * (inside + out) / 2.0
+    };
+    Some((edge(-1.0) / ELO, edge(1.0) / ELO))
+}
+
+/// One group's results in its own indices.
+struct Local {
+    index: Vec<usize>,
+    pairs: Vec<((usize, usize), [f64; 3])>,
+    prior_pairs: Vec<(usize, usize)>,
+}
+
+impl Local {
+    fn new(n: usize, players: &[usize], pairs: &Pairs, prior_pairs: &[(usize, usize)]) -> Local {
+        let mut index = vec![usize::MAX; n];
+        for (k, &p) in players.iter().enumerate() {
+            index[p] = k;
+        }
+        let inside = |a: usize, b: usize| index[a] != usize::MAX && index[b] != usize::MAX;
+        let pairs = pairs
+            .iter()
+            .filter(|((a, b), _)| inside(*a, *b))
+            .map(|((a, b), r)| ((index[*a], index[*b]), *r))
+            .collect();
+        let prior_pairs = prior_pairs
+            .iter()
+            .filter(|(a, b)| inside(*a, *b))
+            .map(|(a, b)| (index[*a], index[*b]))
+            .collect();
+        Local {
+            index,
+            pairs,
+            prior_pairs,
+        }
+    }
+
+    fn problem(&self, prior: f64, model: DrawModel) -> Problem<'_> {
+        let draws: f64 = self.pairs.iter().map(|(_, r)| r[1]).sum();
+        Problem {
+            pairs: &self.pairs,
+            prior_pairs: &self.prior_pairs,
+            prior,
+            with_nu: model == DrawModel::Davidson && draws > 0.0,
+        }
+    }
+}
+
+/// The players' strengths as a function of the unknowns:
+/// `θ = base + Σⱼ xⱼ·colⱼ` (each column a short list of `(player, weight)`).
+struct Map {
+    base: Vec<f64>,
+    cols: Vec<Vec<(usize, f64)>>,
+}
+
+impl Map {
+    fn theta(&self, x: &[f64]) -> Vec<f64> {
+        let mut t = self.base.clone();
+        for (col, xj) in self.cols.iter().zip(x) {
+            for &(k, w) in col {
+                t[k] += w * xj;
+            }
+        }
+        t
     }
 }
 
@@ -148,12 +329,16 @@ struct Problem<'a> {
 }
 
 impl Problem<'_> {
-    /// Newton's method from `theta`, `ln_nu` to the maximum (at most 200
-    /// steps); returns the steps taken.
-    fn maximise(&self, theta: &mut Vec<f64>, ln_nu: &mut f64, dim: usize) -> usize {
+    /// Newton's method over the unknowns `x` of `map` (and `ln_nu` when ν
+    /// is fitted) to the maximum (at most 200 steps); returns the steps
+    /// taken and the maximum's value.
+    fn maximise(&self, map: &Map, x: &mut Vec<f64>, ln_nu: &mut f64) -> (usize, f64) {
         let mut steps = 0;
         for _ in 0..200 {
-            let (value, grad, hess) = self.evaluate(theta, *ln_nu, dim);
+            let (value, grad, hess) = self.evaluate(map, x, *ln_nu);
+            if grad.is_empty() {
+                break;
+            }
             // Newton: solve (−H)·step = g.
             let Some(step) = solve(
                 hess.iter()
@@ -164,27 +349,34 @@ impl Problem<'_> {
                 break;
             };
             steps += 1;
-            if self.backtrack(theta, ln_nu, &step, value) < 1e-12 {
+            if self.backtrack(map, x, ln_nu, &step, value) < 1e-12 {
                 break;
             }
         }
-        steps
+        (steps, self.value(&map.theta(x), *ln_nu))
     }
 
     /// Takes the longest of `step`, `step/2`, … (40 tries) by which the
     /// likelihood does not fall below `value`; returns how far the
     /// unknowns moved (0 if none did).
-    fn backtrack(&self, theta: &mut Vec<f64>, ln_nu: &mut f64, step: &[f64], value: f64) -> f64 {
+    fn backtrack(
+        &self,
+        map: &Map,
+        x: &mut Vec<f64>,
+        ln_nu: &mut f64,
+        step: &[f64],
+        value: f64,
+    ) -> f64 {
         let mut t = 1.0;
         for _ in 0..40 {
-            let (th, nu) = self.step(theta, *ln_nu, step, t);
-            if self.value(&th, nu) >= value - 1e-12 * value.abs().max(1.0) {
-                let moved = th
+            let (nx, nu) = self.step(x, *ln_nu, step, t);
+            if self.value(&map.theta(&nx), nu) >= value - 1e-12 * value.abs().max(1.0) {
+                let moved = nx
                     .iter()
-                    .zip(theta.iter())
+                    .zip(x.iter())
                     .map(|(a, b)| (a - b).abs())
                     .fold((nu - *ln_nu).abs(), f64::max);
-                *theta = th;
+                *x = nx;
                 *ln_nu = nu;
                 return moved;
             }
@@ -193,17 +385,14 @@ impl Problem<'_> {
         0.0
     }
 
-    fn step(&self, theta: &[f64], ln_nu: f64, step: &[f64], t: f64) -> (Vec<f64>, f64) {
-        let mut th = theta.to_vec();
-        for k in 1..th.len() {
-            th[k] += t * step[k - 1];
-        }
+    fn step(&self, x: &[f64], ln_nu: f64, step: &[f64], t: f64) -> (Vec<f64>, f64) {
+        let nx: Vec<f64> = x.iter().zip(step).map(|(a, s)| a + t * s).collect();
         let nu = if self.with_nu {
-            (ln_nu + t * step[th.len() - 1]).min(LN_NU_MAX)
+            (ln_nu + t * step[x.len()]).min(LN_NU_MAX)
         } else {
             ln_nu
         };
-        (th, nu)
+        (nx, nu)
     }
 
     fn value(&self, theta: &[f64], ln_nu: f64) -> f64 {
@@ -225,8 +414,9 @@ impl Problem<'_> {
         v
     }
 
-    /// Value, gradient and Hessian in the unknowns (θ₁…θₘ₋₁, ln ν).
-    fn evaluate(&self, theta: &[f64], ln_nu: f64, dim: usize) -> (f64, Vec<f64>, Vec<Vec<f64>>) {
+    /// Value, gradient and Hessian in the unknowns (`map`'s, then ln ν).
+    fn evaluate(&self, map: &Map, x: &[f64], ln_nu: f64) -> (f64, Vec<f64>, Vec<Vec<f64>>) {
+        let theta = map.theta(x);
         let m = theta.len();
         let mut g = vec![0.0; m + 1];
         let mut h = vec![vec![0.0; m + 1]; m + 1];
@@ -270,15 +460,30 @@ impl Problem<'_> {
             .prior_pairs
             .iter()
             .map(|&(a, b)| (a, b, [half, 0.0, half], false)));
-        // Drop θ₀ (held at 0), and ln ν when it is not fitted.
-        let keep: Vec<usize> = (1..m).chain(self.with_nu.then_some(nu_at)).collect();
-        debug_assert_eq!(keep.len(), dim);
-        let grad = keep.iter().map(|&i| g[i]).collect();
-        let hess = keep
+        // Onto the unknowns: J = ∂θ/∂x (the map's columns), then ln ν.
+        let mut cols: Vec<Vec<(usize, f64)>> = map.cols.clone();
+        if self.with_nu {
+            cols.push(vec![(nu_at, 1.0)]);
+        }
+        let grad = cols
             .iter()
-            .map(|&i| keep.iter().map(|&j| h[i][j]).collect())
+            .map(|c| c.iter().map(|&(k, w)| w * g[k]).sum())
             .collect();
-        (self.value(theta, ln_nu), grad, hess)
+        let hess = cols
+            .iter()
+            .map(|ci| {
+                cols.iter()
+                    .map(|cj| {
+                        ci.iter()
+                            .map(|&(k, wk)| {
+                                cj.iter().map(|&(l, wl)| wk * wl * h[k][l]).sum::<f64>()
+                            })
+                            .sum()
+                    })
+                    .collect()
+            })
+            .collect();
+        (self.value(&theta, ln_nu), grad, hess)
     }
 }
 

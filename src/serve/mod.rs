@@ -2,9 +2,10 @@
 //! or draughts, beside the picture of its emulated screen.
 //!
 //! One process serves the page (embedded: `assets/`, no network needed at
-//! run time) and a small JSON API. Each browser tab creates its own game,
-//! with its own engine and machine ([`table::Table`]); the page keeps the
-//! game's id in the tab's `sessionStorage`.
+//! run time) and a small JSON API, written by serde_json (so any name or
+//! reason is escaped by a kept library). Each browser tab creates its own
+//! game, with its own engine and machine ([`table::Table`]); the page keeps
+//! the game's id in the tab's `sessionStorage`.
 //!
 //! # Limits
 //! - At most [`Limits::max_games`] games at once (default 32); the next
@@ -33,13 +34,14 @@
 //! 409 not the person's turn or game over, 413 body too large, 422 illegal
 //! or unreadable move, 503 too many games.
 
-pub mod json;
 pub mod table;
 
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
 
 use crate::engines::{self, EngineError, EngineOptions, GameKind};
 use crate::machine::SplitMix64;
@@ -82,23 +84,17 @@ pub struct Answer {
 }
 
 impl Answer {
-    fn json(status: u16, body: String) -> Answer {
+    fn json(status: u16, body: Value) -> Answer {
         Answer {
             status,
             content_type: "application/json; charset=utf-8",
-            body: body.into_bytes(),
+            body: body.to_string().into_bytes(),
             headers: Vec::new(),
         }
     }
 
     fn error(status: u16, message: &str) -> Answer {
-        Answer::json(
-            status,
-            json::object(&[
-                ("error", json::string(message)),
-                ("status", status.to_string()),
-            ]),
-        )
+        Answer::json(status, json!({ "error": message, "status": status }))
     }
 
     fn text(content_type: &'static str, body: &str) -> Answer {
@@ -209,16 +205,16 @@ impl Server {
 
     fn engines(&self) -> Answer {
         let list = engines::catalogue().into_iter().map(|e| {
-            json::object(&[
-                ("id", json::string(e.info.id)),
-                ("name", json::string(e.info.name)),
-                ("author", json::string(e.info.author)),
-                ("year", e.info.year.to_string()),
-                ("machine", json::string(e.info.machine)),
-                ("game", json::string(game_name(e.game))),
-            ])
+            json!({
+                "id": e.info.id,
+                "name": e.info.name,
+                "author": e.info.author,
+                "year": e.info.year,
+                "machine": e.info.machine,
+                "game": game_name(e.game),
+            })
         });
-        Answer::json(200, json::array(list))
+        Answer::json(200, Value::Array(list.collect()))
     }
 
     fn create(&self, form: &HashMap<String, String>) -> Answer {
@@ -298,7 +294,7 @@ impl Server {
         };
         if req.method == "DELETE" && rest.is_empty() {
             lock(&self.games).remove(id);
-            return Answer::json(200, json::object(&[("deleted", json::string(id))]));
+            return Answer::json(200, json!({ "deleted": id }));
         }
         let mut slot = lock(&slot);
         slot.used = Instant::now();
@@ -480,23 +476,19 @@ fn person_move<R: PageRules>(id: &str, t: &mut Table<R>, text: &str) -> Answer {
                 MoveError::Over(_) | MoveError::NotYourTurn => 409,
                 MoveError::Unreadable(_) | MoveError::Illegal { .. } => 422,
             };
-            let kind = match &e {
-                MoveError::Illegal { kind, .. } => json::string(kind),
-                _ => "null".to_string(),
-            };
-            let reason = match &e {
-                MoveError::Illegal { reason, .. } => json::string(reason),
-                _ => "null".to_string(),
+            let (kind, reason) = match &e {
+                MoveError::Illegal { kind, reason } => (Some(*kind), Some(reason.as_str())),
+                _ => (None, None),
             };
             return Answer::json(
                 status,
-                json::object(&[
-                    ("error", json::string(&e.to_string())),
-                    ("status", status.to_string()),
-                    ("move", json::string(text)),
-                    ("kind", kind),
-                    ("reason", reason),
-                ]),
+                json!({
+                    "error": e.to_string(),
+                    "status": status,
+                    "move": text,
+                    "kind": kind,
+                    "reason": reason,
+                }),
             );
         }
     }
@@ -507,60 +499,56 @@ fn person_move<R: PageRules>(id: &str, t: &mut Table<R>, text: &str) -> Answer {
 }
 
 /// The game's state as the page shows it.
-fn state<R: PageRules>(id: &str, t: &mut Table<R>) -> String {
+fn state<R: PageRules>(id: &str, t: &mut Table<R>) -> Value {
     let over = t.over();
     let last = t.last.as_ref().map(|l| {
         let candidates = l.candidates.iter().map(|c| {
-            json::object(&[
-                ("rank", c.rank.to_string()),
-                ("seq", c.seq.to_string()),
-                ("move", json::string(&c.wire)),
-                ("raw", c.raw.to_string()),
-                ("score", c.score.to_string()),
-                ("chance", c.chance.map_or("null".into(), |n| n.to_string())),
-                ("illegal", json::opt(c.illegal.as_deref())),
-            ])
+            json!({
+                "rank": c.rank,
+                "seq": c.seq,
+                "move": c.wire,
+                "raw": c.raw,
+                "score": c.score,
+                "chance": c.chance,
+                "illegal": c.illegal,
+            })
         });
-        json::object(&[
-            ("move", json::opt(l.wire.as_deref())),
-            ("illegal", json::opt(l.illegal.as_deref())),
-            ("no_move", json::opt(l.no_move.as_deref())),
-            ("score", l.score.map_or("null".into(), |n| n.to_string())),
-            ("tstates", l.tstates.to_string()),
-            ("authentic_ms", l.authentic_ms.to_string()),
-            ("path", json::string(&l.path)),
-            ("tie_break", json::opt(l.tie_break)),
-            ("candidates", json::array(candidates)),
-        ])
+        json!({
+            "move": l.wire,
+            "illegal": l.illegal,
+            "no_move": l.no_move,
+            "score": l.score,
+            "tstates": l.tstates,
+            "authentic_ms": l.authentic_ms,
+            "path": l.path,
+            "tie_break": l.tie_break,
+            "candidates": candidates.collect::<Vec<Value>>(),
+        })
     });
-    let side = |c: Color| json::string(if c == Color::White { "white" } else { "black" });
+    let side = |c: Color| if c == Color::White { "white" } else { "black" };
     let screen = t.screen_text();
     let position = t.game.rules().position_text(t.game.position());
-    json::object(&[
-        ("id", json::string(id)),
-        ("game", json::string(R::KIND)),
-        ("rules", json::string(t.game.rules().name())),
-        ("engine", json::string(&t.engine_id)),
-        ("engine_name", json::string(t.engine_name)),
-        ("machine", json::string(t.machine)),
-        ("seed", t.seed.to_string()),
-        ("person", side(t.person)),
-        ("turn", side(t.game.turn())),
-        ("position", json::string(&position)),
-        (
-            "moves",
-            json::array(t.wires().iter().map(|w| json::string(w))),
-        ),
-        (
-            "legal",
-            json::array(t.legal().iter().map(|w| json::string(w))),
-        ),
-        ("over", json::opt(over.as_ref().map(|o| o.0.as_str()))),
-        ("illegal_moves", json::string(t.illegal_moves.name())),
-        ("last", last.unwrap_or_else(|| "null".into())),
-        ("screen", json::opt(screen.as_deref())),
-        ("record", json::string(R::RECORD)),
-    ])
+    json!({
+        "id": id,
+        "game": R::KIND,
+        "rules": t.game.rules().name(),
+        "engine": t.engine_id,
+        "engine_name": t.engine_name,
+        "machine": t.machine,
+        "seed": t.seed,
+        "person": side(t.person),
+        "turn": side(t.game.turn()),
+        "position": position,
+        "moves": t.wires(),
+        "legal": t.legal(),
+        "over": over.as_ref().map(|o| o.0.as_str()),
+        // The winner's side of a finished game (null: a draw, or not over).
+        "winner": over.as_ref().and_then(|o| o.1).map(side),
+        "illegal_moves": t.illegal_moves.name(),
+        "last": last,
+        "screen": screen,
+        "record": R::RECORD,
+    })
 }
 
 /// `application/x-www-form-urlencoded` into a map.

@@ -33,6 +33,16 @@ pub trait PageRules: Catalogue {
 
     /// The game's movetext (SAN for chess; PDN squares for draughts).
     fn movetext(game: &Game<Self>) -> Vec<String>;
+
+    /// The game as a record: `tags` (the players among them), the moves,
+    /// `why` it ended (or that it goes on) in a comment, and `result`
+    /// (`None`: unfinished), written by the format's own convention.
+    fn record(
+        tags: &[(String, String)],
+        game: &Game<Self>,
+        why: &str,
+        result: Option<GameResult>,
+    ) -> String;
 }
 
 impl PageRules for ChessRules {
@@ -57,6 +67,36 @@ impl PageRules for ChessRules {
         }
         tokens
     }
+
+    /// PGN: `1-0` a win for White.
+    fn record(
+        tags: &[(String, String)],
+        game: &Game<Self>,
+        why: &str,
+        result: Option<GameResult>,
+    ) -> String {
+        let token = match result {
+            Some(GameResult::Win(Color::White)) => "1-0",
+            Some(GameResult::Win(Color::Black)) => "0-1",
+            Some(GameResult::Draw) => "1/2-1/2",
+            None => "*",
+        };
+        let mut s = String::new();
+        for (k, v) in tags
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .chain([("Result", token)])
+        {
+            let v = v.replace('\\', "\\\\").replace('"', "\\\"");
+            let _ = writeln!(s, "[{k} \"{v}\"]");
+        }
+        s.push('\n');
+        let mut tokens = Self::movetext(game);
+        tokens.push(crate::runner::pgn::comment_token(why));
+        tokens.push(token.to_string());
+        crate::runner::pgn::push_movetext(&mut s, tokens);
+        s
+    }
 }
 
 impl PageRules for Draughts {
@@ -78,6 +118,32 @@ impl PageRules for Draughts {
             }
         }
         tokens
+    }
+
+    /// PDN, by the writer `match` uses (`rules::draughts::pdn`): `1-0` a win
+    /// for Black, the side that moves first, as PDN 3.0 has it; `why` after
+    /// the last move (or in a Termination tag before any move).
+    fn record(
+        tags: &[(String, String)],
+        game: &Game<Self>,
+        why: &str,
+        result: Option<GameResult>,
+    ) -> String {
+        let mut moves: Vec<(PdnMove, Option<String>)> = (0..game.moves().len())
+            .filter_map(|i| game.wire_at(i).map(|w| (w, None)))
+            .collect();
+        let mut tags = tags.to_vec();
+        match moves.last_mut() {
+            Some(last) => last.1 = Some(why.to_string()),
+            None => tags.push(("Termination".to_string(), why.to_string())),
+        }
+        crate::rules::draughts::pdn::write_game(
+            game.rules().variant(),
+            &tags,
+            Some(game.root()),
+            &moves,
+            result,
+        )
     }
 }
 
@@ -387,31 +453,24 @@ impl<R: PageRules> Table<R> {
             Color::Black => (self.engine_name.to_string(), "Person".to_string()),
         };
         let (why, result) = match self.over() {
-            Some((why, Some(Color::White))) => (why, "1-0"),
-            Some((why, Some(Color::Black))) => (why, "0-1"),
-            Some((why, None)) => (why, "1/2-1/2"),
-            None => ("game in progress".to_string(), "*"),
+            Some((why, Some(side))) => (why, Some(GameResult::Win(side))),
+            Some((why, None)) => (why, Some(GameResult::Draw)),
+            None => ("game in progress".to_string(), None),
         };
-        let mut s = String::new();
-        let tag = |s: &mut String, k: &str, v: &str| {
-            let v = v.replace('\\', "\\\\").replace('"', "\\\"");
-            let _ = writeln!(s, "[{k} \"{v}\"]");
-        };
-        tag(&mut s, "Event", "retrochess serve");
-        tag(&mut s, "Site", "retrochess");
-        tag(&mut s, "Date", "????.??.??");
-        tag(&mut s, "Round", "-");
-        tag(&mut s, "White", &white);
-        tag(&mut s, "Black", &black);
-        tag(&mut s, "Result", result);
-        tag(&mut s, "Engine", &self.engine_id);
-        tag(&mut s, "EngineSeed", &self.seed.to_string());
-        s.push('\n');
-        let mut tokens = R::movetext(&self.game);
-        tokens.push(crate::runner::pgn::comment_token(&why));
-        tokens.push(result.to_string());
-        crate::runner::pgn::push_movetext(&mut s, tokens);
-        s
+        let tags: Vec<(String, String)> = [
+            ("Event", "retrochess serve"),
+            ("Site", "retrochess"),
+            ("Date", "????.??.??"),
+            ("Round", "-"),
+            ("White", white.as_str()),
+            ("Black", black.as_str()),
+            ("Engine", self.engine_id.as_str()),
+            ("EngineSeed", self.seed.to_string().as_str()),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        R::record(&tags, &self.game, &why, result)
     }
 
     /// The legal moves of the side to move, as the rules write them.

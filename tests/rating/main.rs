@@ -5,4 +5,5 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod peers_read;
 mod rate_cli;

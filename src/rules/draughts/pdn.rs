@@ -26,6 +26,11 @@
 //!   are English checkers') with `[Variant "zx81-1k"]` saying the rules
 //!   differ. Our reader honours that tag.
 //!
+//! - A move after a comment carries no continuation number (`{+5} 23-19`,
+//!   not `{+5} 1... 23-19`, which pydraughts 0.6.7's `PDNReader` cannot
+//!   read; see `movetext`). Every PDN we write (`match`, its journals and
+//!   shards, the web page's download) goes through [`write_game`].
+//!
 //! Moves are written with every landing square (`15x24x31`), which
 //! pydraughts and other readers accept; the reader also takes the short
 //! form (`15x31`).
@@ -114,22 +119,26 @@ fn escape(value: &str) -> String {
 }
 
 /// Move numbers, moves and comment words, in order.
+///
+/// A move after a comment carries no continuation number (`12...`): PGN's
+/// import format reads the moves without it, and pydraughts 0.6.7's
+/// `PDNReader` cannot read a number written twice (its de-duplication
+/// replaces `2.` inside `12.` too, then fails with "substring not found").
+/// The one `N...` left is the first move's, for a game from a position with
+/// White to move.
 fn movetext(first: Color, moves: &[(PdnMove, Option<String>)]) -> Vec<String> {
     let offset = usize::from(first == Color::White);
     let mut tokens = Vec::new();
-    let mut after_comment = false;
     for (i, (m, comment)) in moves.iter().enumerate() {
         let number = (i + offset) / 2 + 1;
         if (i + offset) % 2 == 0 {
             tokens.push(format!("{number}."));
-        } else if i == 0 || after_comment {
+        } else if i == 0 {
             tokens.push(format!("{number}..."));
         }
         tokens.push(m.to_string());
-        after_comment = false;
         if let Some(text) = comment {
             tokens.extend(comment_words(text));
-            after_comment = true;
         }
     }
     tokens
