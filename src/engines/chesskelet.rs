@@ -61,10 +61,28 @@
 //!   [`CYCLE_STACK`] and, below it, reloads the program and injects the
 //!   position instead (tapes/CHESSKELET.md, "Long games").
 //! - Reading the move: the board printed after the reply is compared with
-//!   the board before it; the changed squares give the move (two pairs with
-//!   a king: castling; a pawn turned queen: promotion). The board page at
-//!   0x8000 must show the same board, and the move must be the one the
-//!   program chose.
+//!   the board before it (the board page when the program chose, turned
+//!   round); the changed squares give the move (two pairs with a king:
+//!   castling; a pawn turned queen: promotion). The board page at 0x8000
+//!   must show the same board, and the move must be the one the program
+//!   chose. Otherwise the program changed its board beyond the move — the
+//!   full build's castling code fires for a queen stepping up-left, and
+//!   leaves a stray byte on the rook's corner on the computer's side
+//!   ([`Skeleton::quirk`]) — and the reply is the chosen move with the
+//!   board page before and after ([`Played::Astray`]): the rules say what
+//!   the program did, never "cannot read".
+//!
+//! # Its own board
+//! After such a reply the machine's board is the program's own, not the
+//! game's, and it stays so, as on the real machine (a person would type the
+//! next move into it): where the game goes on with the chosen move (legal
+//! by itself; `IllegalMoves play`), the opponent's next move is typed and
+//! must be taken in as a plain move on the program's own board (board
+//! check against its board before, the move made, turned round as `revboa`
+//! does); its next reply is read from its own boards and judged against the
+//! game. A move it refuses or takes its own way, a new game or position:
+//! the game's position is injected on a machine booted afresh, as ever
+//! (tapes/CHESSKELET.md, "How the arbiter reads these").
 //!
 //! # Score and nodes
 //! The chooser's best evaluation (register C at its last `pop bc`) is
@@ -911,12 +929,12 @@ impl Skeleton {
                 .as_ref()
                 .map_or(String::new(), |q| format!(" ({})", q.words))
         );
-        Ok(Played::Astray(Astray {
+        Ok(Played::Astray(Box::new(Astray {
             wire,
             before: program_board(&self.page_before, engine),
             after: program_board(&after_page, person),
             quirk,
-        }))
+        })))
     }
 
     /// What the full build's castling code (`casroo`, seed 001 chapter 9)
@@ -1061,10 +1079,9 @@ impl Program for Skeleton {
     fn board_check(&mut self, keys: &str, game: &Game<ChessRules>) -> Result<Check, EngineError> {
         let page = self.session.board();
         let expected = match (self.own_board, self.typed_from.take()) {
-            (true, Some(from_page)) => match typed_squares(keys) {
-                Some((f, t)) => Some(reversed(&plain_move(&from_page, f, t))),
-                None => None,
-            },
+            (true, Some(from_page)) => {
+                typed_squares(keys).map(|(f, t)| reversed(&plain_move(&from_page, f, t)))
+            }
             _ => Some(board_page(game.position(), game.turn())),
         };
         Ok(if expected == Some(page) {

@@ -39,7 +39,7 @@ use super::{
     Thoughts,
 };
 use crate::machine::{Host, Stop, TextScreen};
-use crate::rules::{Astray, Color, Game, Rules, Verdict};
+use crate::rules::{Color, Game, Rules, Verdict};
 
 /// The game an emulated machine holds: played from `root` by `moves`, the
 /// program's own last.
@@ -347,22 +347,25 @@ impl<P: Program> Driver<P> {
     /// real machine would, and the driver says how it takes the next move
     /// in on it ([`Program::board_check`]).
     fn follow(&mut self, game: &Game<P::Rules>, played: &Played<<P::Rules as Rules>::Wire>) {
-        self.track = match played {
-            Played::Move(wire) | Played::Astray(Astray { wire, .. }) => {
-                match game.rules().judge(game.position(), wire) {
-                    Verdict::Legal(m) => {
-                        let mut moves = game.moves().to_vec();
-                        moves.push(m);
-                        Some(Track {
-                            root: game.root().clone(),
-                            moves,
-                            engine: Some(game.turn()),
-                        })
-                    }
-                    Verdict::Illegal(..) => None,
-                }
-            }
+        let wire = match played {
+            Played::Move(wire) => Some(wire),
+            Played::Astray(astray) => Some(&astray.wire),
             _ => None,
+        };
+        self.track = match wire {
+            Some(wire) => match game.rules().judge(game.position(), wire) {
+                Verdict::Legal(m) => {
+                    let mut moves = game.moves().to_vec();
+                    moves.push(m);
+                    Some(Track {
+                        root: game.root().clone(),
+                        moves,
+                        engine: Some(game.turn()),
+                    })
+                }
+                Verdict::Illegal(..) => None,
+            },
+            None => None,
         };
     }
 }

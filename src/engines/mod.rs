@@ -163,7 +163,7 @@ pub enum Played<W> {
     /// that board is not a plain reading of the move (ChesSkelet's
     /// long-castling test firing for a queen's step): the rules say what
     /// the program did ([`Rules::judge_astray`]), never the driver.
-    Astray(Astray<W>),
+    Astray(Box<Astray<W>>),
     /// The program found no move and stopped, its own way of ending a game.
     DeadEnd,
     /// The program did not come back: budget exhausted, stuck somewhere

@@ -762,7 +762,7 @@ impl Xboard {
             (Some(m), Some(problem), _) => {
                 lines.push(format!("# {problem}"));
                 lines.push(format!("move {m}"));
-                match verdict.follows.clone() {
+                match verdict.follows {
                     // Legal by itself (the program's board went astray):
                     // the GUI plays it, and so does our game.
                     Some(follows) => {

@@ -103,13 +103,13 @@ pub fn sweep(
     let mut g = 0u64;
     while tallies.get(focus).map_or(0, |t| t.positions) < positions {
         let mut rng = SplitMix64::new(seed.wrapping_mul(0x9E37_79B9).wrapping_add(g));
-        let other = if g % 2 == 0 || ids.len() < 2 {
+        let other = if g.is_multiple_of(2) || ids.len() < 2 {
             Side::Random
         } else {
             let k = (g / 2) as usize % (ids.len() - 1);
             Side::Engine(if k >= f { k + 1 } else { k })
         };
-        let sides = if (g / 2) % 2 == 0 {
+        let sides = if (g / 2).is_multiple_of(2) {
             [Side::Engine(f), other]
         } else {
             [other, Side::Engine(f)]
@@ -142,7 +142,7 @@ fn play_game(
             Side::Engine(i) if ply as u64 >= opening => *i,
             _ => {
                 let legal = game.legal_moves();
-                let m = legal[rng.range(0, legal.len() as u64 - 1) as usize].clone();
+                let m = legal[rng.range(0, legal.len() as u64 - 1) as usize];
                 game.push(m);
                 continue;
             }
@@ -334,7 +334,7 @@ fn find_a_long_castling_game() {
         while game.ending().is_none() && game.moves().len() < 120 {
             if game.moves().len() % 2 == 1 {
                 let legal = game.legal_moves();
-                let m = legal[rng.range(0, legal.len() as u64 - 1) as usize].clone();
+                let m = legal[rng.range(0, legal.len() as u64 - 1) as usize];
                 game.push(m);
                 continue;
             }
