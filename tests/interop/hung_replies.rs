@@ -5,10 +5,10 @@
 //! - Hub: pydraughts 0.6.7's `HubEngine.go` and `.play` on the position
 //!   where `baker-draughts` (the printed routines) faults; `done
 //!   move=0-0`, pydraughts's null move, after `info problem=`.
-//! - UCI: python-chess, 1K ZX Chess cut short by the T-state budget of `go
+//! - UCI: python-chess, 1K ZX Chess still running at the deadline of `go
 //!   movetime 1`: `bestmove 0000` after `info string`.
-//! - CECP: python-chess, the same program cut short by a 10 ms clock:
-//!   `resign` after a `#` comment.
+//! - CECP: python-chess, the same program still running at the deadline
+//!   of a 10 ms clock: `resign` after a `#` comment.
 
 use crate::common::{self, python_chess};
 
