@@ -1,6 +1,9 @@
 #!/bin/sh
 # Rebuilds the tapes made from our sources:
 #   tapes/chesskelet.tap, tapes/chesskelet-lite.tap  from tapes/src/chesskelet.asm
+#   tapes/chesskelet-published.tap                    from the same source with
+#       --equ genaft=1: our reconstruction of the build behind the published
+#       games (tapes/CHESSKELET.md, "ChesSkelet as it played")
 #   tapes/baker-draughts-16k.bin (+ .sym)            from tapes/src/baker-glue.asm,
 #       our glue around Toni Baker's routines, which it includes unmodified
 #       from tapes/baker-draughts.bin (scripts/transcribe-baker.py)
@@ -42,10 +45,10 @@ install() {
     echo "$2 $(wc -c <"$1" | tr -d ' ') bytes sha256 $(sha256sum "$1" | cut -d' ' -f1)"
 }
 
-# build ID FEAMOD GRAMOD TAPENAME
+# build ID FEAMOD GRAMOD TAPENAME [GENAFT]
 build() {
-    id=$1; feamod=$2; gramod=$3; name=$4
-    pasmo --equ feamod="$feamod" --equ gramod="$gramod" \
+    id=$1; feamod=$2; gramod=$3; name=$4; genaft=${5:-0}
+    pasmo --equ feamod="$feamod" --equ gramod="$gramod" --equ genaft="$genaft" \
         "$src" "$work/$id.bin" "$work/$id.sym" >"$work/$id.log" 2>&1 || {
         cat "$work/$id.log" >&2; echo "build-tapes: pasmo failed for $id" >&2; exit 1; }
     origin=$(sed -n 's/^origin[[:space:]]*EQU[[:space:]]*0*\([0-9A-Fa-f]*\)H$/0x\1/p' "$work/$id.sym")
@@ -56,6 +59,7 @@ build() {
 
 build chesskelet 1 1 "ChesSkelet"
 build chesskelet-lite 0 1 "ChesSklite"
+build chesskelet-published 0 1 "ChesSkpub" 1
 
 # Toni Baker's draughts with our glue: one raw image loaded at TABLE (0x4C97)
 # on a 16K ZX81, and pasmo's symbol table, which names the glue's interface.

@@ -41,8 +41,12 @@
 //!   known, the driver recreates it by running the program's own `genlis` on
 //!   the position before it, from the opponent's side, as the real game
 //!   would have. Without history (a bare FEN) it cannot be known and is left
-//!   empty, as after the `s` key. Not reproduced: the stale tail of the
-//!   candidate list (read only by the person-move check) and the stack depth.
+//!   empty, as after the `s` key. The published games' build (ours,
+//!   `chesskelet-published`) runs `genlis` again after each move is made, so
+//!   its evaluation reads the opponent's attacks in the current position:
+//!   the driver makes them from the position itself, history or not. Not
+//!   reproduced: the stale tail of the candidate list (read only by the
+//!   person-move check) and the stack depth.
 //! - Playing White: the full build presses `s` at the start (the program's
 //!   own side switch); otherwise the position is injected with the computer
 //!   as "white" in its own orientation, which is what `s` produces.
@@ -107,6 +111,11 @@ use crate::rules::chess::ChessRules;
 pub const TAPE_FULL: &[u8] = include_bytes!("../../tapes/chesskelet.tap");
 /// The minimal build (feamod=0, gramod=1).
 pub const TAPE_LITE: &[u8] = include_bytes!("../../tapes/chesskelet-lite.tap");
+/// Ours: the reconstruction of the build behind the published games — the
+/// minimal build with `genlis` also run after each move is made
+/// (feamod=0, gramod=1, genaft=1; tapes/CHESSKELET.md, "ChesSkelet as it
+/// played").
+pub const TAPE_PUBLISHED: &[u8] = include_bytes!("../../tapes/chesskelet-published.tap");
 
 /// The board page.
 pub const BOARD: u16 = 0x8000;
@@ -132,6 +141,9 @@ pub struct Hooks {
     pub genlis: u16,
     /// `blamov`, the chooser's entry (the candidate list is complete).
     pub blamov: u16,
+    /// `aftdes`, where the piece lands on its target (`ld l,c / ld (hl),d`),
+    /// then `dec h` — or, in the published games' build, `call genlis`.
+    pub aftdes: u16,
     /// `evaexi`, where each candidate's evaluation is final (seed 001,
     /// chapter 8: `evaexi pop hl ; recover canli`, then `pop bc / cp c /
     /// jr c, chonoc` compares it with the best): A holds the evaluation, D
@@ -147,6 +159,11 @@ pub struct Build {
     pub tape: &'static [u8],
     /// feamod=1: validity check, castling, two-square step, promotion, `s`.
     pub features: bool,
+    /// genaft=1 (ours, the published games' build): `genlis` also runs at
+    /// `aftdes`, after each move is made, so the evaluation reads the
+    /// opponent's attacks in the current position, not in the position
+    /// before the opponent's move.
+    pub attacks_after_move: bool,
     pub hooks: Hooks,
 }
 
@@ -155,8 +172,15 @@ const ABOUT: &str = "ChesSkelet by Alex Garcia (2019), a chess program of a few 
      and run unmodified in an emulated Spectrum without ROM. It looks one move ahead, \
      scoring captures, threatened pieces and a fixed square weight.";
 
-/// The two builds.
-pub static BUILDS: [Build; 2] = [
+const ABOUT_PUBLISHED: &str = "ChesSkelet by Alex Garcia (2019) as it played the three \
+     games its author published: our reconstruction of that build, the printed minimal \
+     build with one documented change (its move generation also runs after each move, \
+     so the program weighs the opponent's attacks in the current position). Run \
+     unmodified in an emulated Spectrum without ROM.";
+
+/// The three builds: the two the listing prints, and our reconstruction of
+/// the build behind the published games.
+pub static BUILDS: [Build; 3] = [
     Build {
         info: EngineInfo {
             id: "chesskelet",
@@ -168,12 +192,14 @@ pub static BUILDS: [Build; 2] = [
         },
         tape: TAPE_FULL,
         features: true,
+        attacks_after_move: false,
         hooks: Hooks {
             befmov: 0x7B05,
             whomov: 0x7B08,
             chosen: 0x7BDD,
             genlis: 0x7C21,
             blamov: 0x7B97,
+            aftdes: 0x7C08,
             evaexi: 0x7BD2,
         },
     },
@@ -188,12 +214,36 @@ pub static BUILDS: [Build; 2] = [
         },
         tape: TAPE_LITE,
         features: false,
+        attacks_after_move: false,
         hooks: Hooks {
             befmov: 0x7B05,
             whomov: 0x7B08,
             chosen: 0x7BBB,
             genlis: 0x7BDB,
             blamov: 0x7B7E,
+            aftdes: 0x7BC2,
+            evaexi: 0x7BB0,
+        },
+    },
+    Build {
+        info: EngineInfo {
+            id: "chesskelet-published",
+            name: "ChesSkelet (published games' build, reconstructed)",
+            author: "Alex Garcia",
+            year: 2019,
+            machine: "ZX Spectrum 48K",
+            about: ABOUT_PUBLISHED,
+        },
+        tape: TAPE_PUBLISHED,
+        features: false,
+        attacks_after_move: true,
+        hooks: Hooks {
+            befmov: 0x7B05,
+            whomov: 0x7B08,
+            chosen: 0x7BBB,
+            genlis: 0x7BDD,
+            blamov: 0x7B7E,
+            aftdes: 0x7BC2,
             evaexi: 0x7BB0,
         },
     },
@@ -212,9 +262,16 @@ pub fn centipawns(eval: u8) -> i32 {
 }
 
 /// Bytes that identify the program at its hooks.
-fn signature(build: &Build) -> [(u16, Vec<u8>); 4] {
+fn signature(build: &Build) -> [(u16, Vec<u8>); 5] {
     let g = build.hooks.genlis.to_le_bytes();
+    // ld l,c; ld (hl),d; then dec h, or call genlis (the published games' build)
+    let aftdes = if build.attacks_after_move {
+        vec![0x69, 0x72, 0xCD, g[0], g[1]]
+    } else {
+        vec![0x69, 0x72, 0x25]
+    };
     [
+        (build.hooks.aftdes, aftdes),
         (
             build.hooks.befmov,
             vec![0xCD, g[0], g[1], 0x6C, 0x7E, 0xAC, 0x77],
@@ -486,12 +543,21 @@ impl Session {
     }
 
     /// Sets the machine up for the computer to move in `pos`: its
-    /// orientation, the attack board of `before` (the position before the
-    /// opponent's last move, if known) made by the program's own `genlis`.
+    /// orientation, and the attack board its evaluation will read, made by
+    /// the program's own `genlis` for the opponent: in the printed builds
+    /// that of `before` (the position before the opponent's last move, if
+    /// known); in the published games' build ([`Build::attacks_after_move`])
+    /// that of `pos` itself, which its `aftdes` made after the opponent's
+    /// move, so `before` is not needed.
     pub fn inject(&mut self, before: Option<&Chess>, pos: &Chess) {
         self.zx.clear_keys();
-        if let Some(before) = before {
-            self.write_board(&board_page(before, before.turn()));
+        let marked = if self.build.attacks_after_move {
+            Some(board_page(pos, !pos.turn()))
+        } else {
+            before.map(|b| board_page(b, b.turn()))
+        };
+        if let Some(page) = marked {
+            self.write_board(&page);
             self.call_befmov();
             let _ = self.zx.run_to(BOOT_BUDGET, Some(self.build.hooks.whomov));
         } else {
@@ -629,12 +695,15 @@ fn page_letters(page: &[u8; 128]) -> [[char; 8]; 8] {
 }
 
 /// The registry's entries: one per build.
-pub static ENTRIES: [Entry; 2] = [
+pub static ENTRIES: [Entry; 3] = [
     Entry::chess(&BUILDS[0].info, Vec::new, |o| {
         Ok(Box::new(ChesSkelet::new(&BUILDS[0], o.clone())?))
     }),
     Entry::chess(&BUILDS[1].info, Vec::new, |o| {
         Ok(Box::new(ChesSkelet::new(&BUILDS[1], o.clone())?))
+    }),
+    Entry::chess(&BUILDS[2].info, Vec::new, |o| {
+        Ok(Box::new(ChesSkelet::new(&BUILDS[2], o.clone())?))
     }),
 ];
 
@@ -872,7 +941,8 @@ impl Program for Skeleton {
     }
 
     /// On the machine booted afresh, with the attack board of the position
-    /// before the opponent's last move, when the game has one.
+    /// before the opponent's last move, when the game has one (the
+    /// published games' build: of the position itself).
     fn inject(&mut self, game: &Game<ChessRules>, _: Injecting) -> Result<(), EngineError> {
         let moves = game.moves();
         let before = game.truncated(moves.len().saturating_sub(1));

@@ -8,6 +8,8 @@
 ; Build (scripts/build-tapes.sh):
 ;   pasmo --equ feamod=1 --equ gramod=1 chesskelet.asm chesskelet.bin
 ;   pasmo --equ feamod=0 --equ gramod=1 chesskelet.asm chesskelet-lite.bin
+;   pasmo --equ feamod=0 --equ gramod=1 --equ genaft=1 chesskelet.asm \
+;         chesskelet-published.bin   (ours: the published games' build)
 ;
 ; The ROM is never part of this program: it calls three ROM entry points
 ; (CHAN-OPEN, CL-ALL through RST 16's channel, PRINT-OUT through RST 16) and
@@ -29,6 +31,15 @@ endif
 if defined feamod
 else
 feamod          equ 0
+endif
+; genaft: 0 = the listing as printed; 1 = the reconstruction of the build
+; behind the published games (chapter 12): genlis also runs after each move
+; is made (aftdes), so the evaluation reads the opponent's attacks in the
+; current position (tapes/CHESSKELET.md, "ChesSkelet as it played").  Not an
+; option of the dissection: ours.
+if defined genaft
+else
+genaft          equ 0
 endif
 
 ; code origin -- GAP: the dissection gives none.  Below every data page, so
@@ -340,7 +351,17 @@ endif
                 ; write target square with origin piece (5B)
 aftdes          ld l, c                 ; (H)L: target square
                 ld (hl), d              ; GAP: the piece lands on the target
+if genaft>0
+                ; OURS (genaft=1, the published games' build): the mover's
+                ; list and attack board made again in the position after its
+                ; move (genlis takes H = $80 and returns H = $7F, as revboa's
+                ; inc h needs); the next befmov hands that board, rotated,
+                ; to the other side's evaluation.  With it this block is the
+                ; "(5B)" its comment gives (3B without).
+                call genlis             ; OURS: attacks of the current position
+else
                 dec h                   ; GAP: H = $7F, as revboa's inc h needs
+endif
 
 revboa          ; push full board to stack (7B)
                 inc h                   ; H = $80 = boasth ++

@@ -160,6 +160,7 @@ fn id_of(name: &str) -> &'static str {
         "1K ZX Chess (king's pawn)" => "1k-zx-chess-kp",
         "ChesSkelet" => "chesskelet",
         "ChesSkelet lite" => "chesskelet-lite",
+        "ChesSkelet (published games)" => "chesskelet-published",
         other => panic!("a shipped name with no engine: {other}"),
     }
 }
@@ -228,7 +229,7 @@ fn cutechess_engines_json_entries_start_their_engines_without_arguments() {
     );
     assert!(o.status.success(), "{}", text(&o));
     let stdout = String::from_utf8_lossy(&o.stdout).to_string();
-    assert_eq!(stdout.lines().count(), 5, "{stdout}");
+    assert_eq!(stdout.lines().count(), 6, "{stdout}");
     for line in stdout.lines() {
         let f: Vec<&str> = line.split('\t').collect();
         let (name, command, dir, proto) = (f[0], f[1], f[2], f[3]);
@@ -351,6 +352,7 @@ fn xboard_and_arena_notes_start_the_engines_they_name() {
         "1k-zx-chess-kp",
         "chesskelet",
         "chesskelet-lite",
+        "chesskelet-published",
     ] {
         let bat = std::fs::read_to_string(repo(&format!("adapters/retrochess-{id}.bat"))).unwrap();
         let line = bat
@@ -403,8 +405,8 @@ fn rating_script_plays_a_round_robin() {
     ] {
         assert!(out.lines().any(|l| l.starts_with(name)), "{name} in\n{out}");
     }
-    // 5 players: 10 pairings of 2 games.
-    assert!(out.contains("20 games in"), "{out}");
+    // 6 players: 15 pairings of 2 games.
+    assert!(out.contains("30 games in"), "{out}");
     assert!(dir.join("rating.pgn").exists());
 }
 
@@ -429,5 +431,5 @@ fn gauntlet_script_falls_back_to_the_built_in_runner() {
         out.contains("neither fastchess nor cutechess-cli is on PATH"),
         "{out}"
     );
-    assert_eq!(out.matches("== chesskelet vs ").count(), 4, "{out}");
+    assert_eq!(out.matches("== chesskelet vs ").count(), 5, "{out}");
 }

@@ -14,11 +14,12 @@ use retrochess::rules::draughts::Draughts;
 /// The engines whose searches run on both cores, and how many replies each
 /// gives (moving first, against a seeded random mover). One line per engine
 /// that runs on an emulated Z80.
-const LOCKSTEP: [(&str, usize); 6] = [
+const LOCKSTEP: [(&str, usize); 7] = [
     ("1k-zx-chess", 4),
     ("1k-zx-chess-kp", 3),
     ("chesskelet", 6),
     ("chesskelet-lite", 6),
+    ("chesskelet-published", 6),
     ("draughts-1k", 30),
     ("baker-draughts", 4),
 ];

@@ -1,5 +1,6 @@
-//! ChesSkelet through the real binary: UCI and CECP sessions for both
-//! builds (`--engine chesskelet`, `--engine chesskelet-lite`), whole games
+//! ChesSkelet through the real binary: UCI and CECP sessions for its three
+//! builds (`--engine chesskelet`, `chesskelet-lite`, and ours,
+//! `chesskelet-published`), whole games
 //! from the start position and from FENs with the engine on either side,
 //! the dead end over both protocols, and python-chess's own clients
 //! (`tests/peers/chesskelet_games.py`). Every move received is checked
@@ -15,7 +16,7 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};
 
-const BUILDS: [&str; 2] = ["chesskelet", "chesskelet-lite"];
+const BUILDS: [&str; 3] = ["chesskelet", "chesskelet-lite", "chesskelet-published"];
 
 fn pos(fen: &str) -> Chess {
     fen.parse::<Fen>()

@@ -131,7 +131,8 @@ fn plays_white_with_its_side_switch_or_by_injection() {
 
 /// Positions reached by typing a game, and the same positions injected into
 /// a fresh machine (with the game's previous position for the attack
-/// board): same opponent-attack board, same candidate count, same choice.
+/// board; the published games' build also without it): same
+/// opponent-attack board, same candidate count, same choice.
 #[test]
 fn injection_reproduces_the_typed_state() {
     // The openings of the third and second published games (seed 001).
@@ -145,7 +146,7 @@ fn injection_reproduces_the_typed_state() {
             .collect()
     };
     let games = [line(2, 8), line(1, 7)];
-    let mut checked = 0;
+    let (mut checked, mut bare_checked) = (0, 0);
     for build in &BUILDS {
         for game in &games {
             let mut typed = Session::boot(build, build.tape).unwrap();
@@ -166,6 +167,17 @@ fn injection_reproduces_the_typed_state() {
                 assert_eq!(attacks1, attacks2, "{} after {}", build.info.id, pair[0]);
                 assert_eq!(c1, c2, "{} after {}", build.info.id, pair[0]);
                 checked += 1;
+                // The published games' build reads the attacks of the
+                // position itself: a bare FEN is injected exactly too.
+                if build.attacks_after_move {
+                    let mut bare = Session::boot(build, build.tape).unwrap();
+                    bare.inject(None, &pos);
+                    let c3 = bare.run_to_choice(BUDGET).unwrap();
+                    let attacks3: Vec<u8> = (0..0x78).map(|i| bare.zx.peek(0x8200 + i)).collect();
+                    assert_eq!(attacks1, attacks3, "{} after {}", build.info.id, pair[0]);
+                    assert_eq!(c1, c3, "{} after {}", build.info.id, pair[0]);
+                    bare_checked += 1;
+                }
 
                 // Continue the typed game with the published Black move.
                 let b: UciMove = pair[1].parse().unwrap();
@@ -180,7 +192,8 @@ fn injection_reproduces_the_typed_state() {
             }
         }
     }
-    assert!(checked >= 12, "{checked} positions");
+    assert!(checked >= 36, "{checked} positions");
+    assert_eq!(bare_checked, checked / 3);
 }
 
 /// Arbitrary positions (no history) are injected and answered, for both
@@ -259,4 +272,62 @@ fn reply_cost_in_tstates() {
     let cycle = s.zx.busy_tstates() - t0;
     println!("lite: to the choice {think} T, full reply cycle {cycle} T");
     assert!(think < 200_000 && cycle < 1_000_000, "{think} {cycle}");
+}
+
+/// The three tapes' lengths and hashes (tapes/README.md), and the published
+/// games' build against the minimal build byte for byte: the only changes
+/// are those tapes/CHESSKELET.md lists ("ChesSkelet as it played").
+#[test]
+fn tapes_lengths_hashes_and_the_published_builds_changed_bytes() {
+    use retrochess::engines::chesskelet::{TAPE_FULL, TAPE_LITE, TAPE_PUBLISHED};
+    use retrochess::machine::Memory;
+    use retrochess::machine::spectrum::Spectrum48;
+    use sha2::{Digest, Sha256};
+    for (tape, hash) in [
+        (
+            TAPE_FULL,
+            "ab8d9614886e22500fc7f79d26cdc24ab8931715613e34f15618e8d209405a1b",
+        ),
+        (
+            TAPE_LITE,
+            "695916b83d37ab7dfdc70d561d0472c9d5fcddd0e8aeba0f9d9e59ccf62a9eb5",
+        ),
+        (
+            TAPE_PUBLISHED,
+            "9ef66af4cb6786ac6876e8ef00dc3d28c1fa2931be1b7c398ff903c90b322ec6",
+        ),
+    ] {
+        assert_eq!(tape.len(), 1486);
+        assert_eq!(format!("{:x}", Sha256::digest(tape)), hash);
+    }
+    let lite = Spectrum48::load_tap(TAPE_LITE).unwrap();
+    let published = Spectrum48::load_tap(TAPE_PUBLISHED).unwrap();
+    let (l, p) = (|a: u16| lite.peek(a), |a: u16| published.peek(a));
+    // The program up to aftdes's `ld (hl),d`: the same but for befmov's
+    // `call genlis` (CD DB 7B -> CD DD 7B), genlis now two bytes higher.
+    for a in 0x7B00..0x7BC4 {
+        if a == 0x7B06 {
+            assert_eq!((l(a), p(a)), (0xDB, 0xDD));
+        } else {
+            assert_eq!(l(a), p(a), "0x{a:04X}");
+        }
+    }
+    // aftdes: `dec h` (25) becomes `call genlis` (CD DD 7B).
+    assert_eq!(l(0x7BC4), 0x25);
+    assert_eq!([p(0x7BC4), p(0x7BC5), p(0x7BC6)], [0xCD, 0xDD, 0x7B]);
+    // revboa, genlis and legadd (0x7BC5..=0x7C49, 133 bytes) two bytes
+    // higher; the two `call legadd` in the cell loop follow legadd
+    // (0x7C3E -> 0x7C40).
+    for a in 0x7BC5..0x7C4A {
+        if a == 0x7C21 || a == 0x7C2A {
+            assert_eq!((l(a), p(a + 2)), (0x3E, 0x40), "0x{a:04X}");
+        } else {
+            assert_eq!(l(a), p(a + 2), "0x{a:04X}");
+        }
+    }
+    assert_eq!([l(0x7C4A), l(0x7C4B)], [0, 0]);
+    // The data pages: the same.
+    for a in 0x7C4C..0x8078 {
+        assert_eq!(l(a), p(a), "0x{a:04X}");
+    }
 }
