@@ -6,14 +6,21 @@
 //! A retro program thinks with a fixed effort and, cut short, has nothing
 //! to give — `bestmove 0000` is a lost game. So a program is cut only when
 //! it is still running at the real deadline: all the time its clock leaves
-//! it, counted from the `go` (or its dialect's equivalent), less a small
-//! margin for the pipes ([`MARGIN`]). The deadline is a point on the host's
-//! wall clock, set at the protocol edge when the command arrives
-//! ([`super::worker`]), and reaches the emulated machine as a check the run
-//! loop makes between slices of emulated time (`crate::machine::Cut`): the
-//! machine's own budgets stay in T-states. How fast the host happens to
-//! emulate does not enter: a loaded host gives the program less emulated
-//! time before the deadline, never an earlier cut.
+//! it (or its move time), counted from the command (`go`, `usermove`, Hub
+//! `go`). The deadline is a point on the host's wall clock, set at the
+//! protocol edge when the command arrives ([`super::worker`]), and reaches
+//! the emulated machine as a check the run loop makes between slices of
+//! emulated time (`crate::machine::Cut`): the machine's own budgets stay in
+//! T-states. How fast the host happens to emulate does not enter: a loaded
+//! host gives the program less emulated time before the deadline, never
+//! an earlier cut.
+//!
+//! No margin is kept back. The GUI started its clock when it sent the
+//! command, before we read it, so at our deadline its flag has fallen: a
+//! margin would only turn some of the late answers it flags anyway into
+//! moves given up by us, some of them from programs that would have moved
+//! in time. The cut is a hang guard that ends the search the GUI no
+//! longer waits for, and says why.
 //!
 //! Where no clock limits the move (`go infinite`, `go ponder`, `go depth`,
 //! no clock at all) there is no deadline, and a T-state budget
@@ -27,10 +34,6 @@ use std::time::Duration;
 /// T-states a move), yet a hung program is given up after some seconds of
 /// host time.
 pub const NO_CLOCK_BUDGET: u64 = 5_000_000_000;
-/// Time reserved at the end of the clock for the pipes: a program still
-/// running this long before its real deadline is cut. Its answer would
-/// need the pipes and the GUI's scheduling after it in any case.
-pub const MARGIN: Duration = Duration::from_millis(5);
 /// Time kept back from the fair share ([`Limits::share`]) that the
 /// authentic-timing wait may fill: the wait is ours to choose, so it stays
 /// well clear of the deadline.
@@ -59,12 +62,10 @@ impl Clock {
     ///   or over 20 more moves, plus most of the increment, at most half of
     ///   what is left, less [`OVERHEAD`]), which the authentic-timing wait
     ///   may fill (a move time less [`OVERHEAD`], at least half of it);
-    /// - `deadline`, when a program still running is cut: all that is left
-    ///   less [`MARGIN`] (never less than half of what is left), or the move
-    ///   time less [`MARGIN`] (at least half of it).
+    /// - `deadline`, when a program still running is cut: all that is
+    ///   left, or the move time, whichever is shorter.
     pub fn limits(&self) -> Limits {
         let less = |t: Duration, kept: Duration| t.saturating_sub(kept).max(t / 2);
-        let less_margin = |t: Duration| less(t, MARGIN);
         let share = self.remaining.map(|left| {
             let moves = self.moves_to_go.unwrap_or(20).clamp(1, 50);
             (left / moves)
@@ -72,14 +73,14 @@ impl Clock {
                 .min(left / 2)
                 .saturating_sub(OVERHEAD)
         });
-        let deadline = self.remaining.map(less_margin);
+        let deadline = self.remaining;
         let tighter = |a: Option<Duration>, b: Option<Duration>| match (a, b) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
         Limits {
             share: tighter(self.move_time.map(|t| less(t, OVERHEAD)), share),
-            deadline: tighter(self.move_time.map(less_margin), deadline),
+            deadline: tighter(self.move_time, deadline),
         }
     }
 }
@@ -127,25 +128,24 @@ mod tests {
             )
         };
         assert_eq!(c(None, 0, None, None), (None, None));
-        assert_eq!(c(None, 0, None, Some(1000)), (Some(970), Some(995)));
-        assert_eq!(c(None, 0, None, Some(6)), (Some(3), Some(3)));
+        assert_eq!(c(None, 0, None, Some(1000)), (Some(970), Some(1000)));
+        assert_eq!(c(None, 0, None, Some(6)), (Some(3), Some(6)));
         // 60 s, no increment: a 20th to share; the program is cut only if
-        // still running 5 ms before its flag falls.
-        assert_eq!(c(Some(60_000), 0, None, None), (Some(2970), Some(59_995)));
+        // still running when its flag falls.
+        assert_eq!(c(Some(60_000), 0, None, None), (Some(2970), Some(60_000)));
         assert_eq!(
             c(Some(60_000), 2000, None, None),
-            (Some(4470), Some(59_995))
+            (Some(4470), Some(60_000))
         );
         // One move to go: half of what is left to share.
-        assert_eq!(c(Some(1000), 0, Some(1), None), (Some(470), Some(995)));
+        assert_eq!(c(Some(1000), 0, Some(1), None), (Some(470), Some(1000)));
         // A scramble: nothing to share, yet the program may use all the
         // clock really leaves (at 0.1+0.01, 1K ZX Chess needs 6–10 ms).
-        assert_eq!(c(Some(100), 0, None, None), (Some(0), Some(95)));
-        assert_eq!(c(Some(30), 0, None, None), (Some(0), Some(25)));
-        assert_eq!(c(Some(8), 0, None, None), (Some(0), Some(4)));
+        assert_eq!(c(Some(100), 0, None, None), (Some(0), Some(100)));
+        assert_eq!(c(Some(8), 0, None, None), (Some(0), Some(8)));
         // Both: the tighter.
-        assert_eq!(c(Some(60_000), 0, None, Some(500)), (Some(470), Some(495)));
-        assert_eq!(c(Some(300), 0, None, Some(500)), (Some(0), Some(295)));
+        assert_eq!(c(Some(60_000), 0, None, Some(500)), (Some(470), Some(500)));
+        assert_eq!(c(Some(300), 0, None, Some(500)), (Some(0), Some(300)));
     }
 
     #[test]

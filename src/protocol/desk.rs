@@ -371,7 +371,7 @@ mod tests {
             ..Clock::default()
         };
         let request = go(&mut d, &clock, Mode::Timed);
-        assert_eq!(request.deadline, Some(Duration::from_millis(995)));
+        assert_eq!(request.deadline, Some(Duration::from_millis(1000)));
         assert_eq!(request.budget, u64::MAX, "the deadline cuts, not a budget");
         assert!(d.busy());
         let mut out = Vec::new();
@@ -410,7 +410,7 @@ mod tests {
             ..Clock::default()
         };
         let timed = go(&mut d, &clock, Mode::Timed);
-        assert_eq!(timed.deadline, Some(Duration::from_millis(75)));
+        assert_eq!(timed.deadline, Some(Duration::from_millis(80)));
         for mode in [Mode::Ponder, Mode::Infinite] {
             let r = go(&mut d, &clock, mode);
             assert_eq!(r.deadline, None, "{mode:?}: its clock starts later");

@@ -951,8 +951,8 @@ mod tests {
         assert_eq!(request.game.moves().len(), 1);
         assert_eq!(
             request.deadline,
-            Some(Duration::from_millis(60_995)),
-            "the time and the increment, less the margin"
+            Some(Duration::from_millis(61_000)),
+            "the time and the increment"
         );
         let id = request.id;
         assert_eq!(

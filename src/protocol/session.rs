@@ -18,7 +18,7 @@
 //! [`super::serve_on`] touches threads and the line transport, so the
 //! machines are tested with plain tables of lines.
 
-pub use super::clock::{Clock, Limits, MARGIN, NO_CLOCK_BUDGET, OVERHEAD};
+pub use super::clock::{Clock, Limits, NO_CLOCK_BUDGET, OVERHEAD};
 pub use super::events::{Action, Ids, Input, Job, SearchError, SearchRequest, Searched};
 pub use super::judging::{Judged, Weighed, judge_reply, judge_thoughts};
 pub use super::prose::{candidate_notes, describe, no_thoughts, nps, ordinal, ties, ties_as};

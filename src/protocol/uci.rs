@@ -242,9 +242,8 @@ impl Uci {
             let limits = Desk::<ChessRules, Vec<UciMove>>::limits(&clock, mode);
             out.push(info_string(&match limits.deadline {
                 Some(d) => format!(
-                    "cut if still thinking {} ms after go (the clock's deadline less {} ms for the pipes)",
-                    d.as_millis(),
-                    session::MARGIN.as_millis()
+                    "cut if still thinking {} ms after go, when the clock runs out",
+                    d.as_millis()
                 ),
                 None => format!(
                     "no deadline: the program may take {} T-states before it is called hung",
@@ -1115,8 +1114,8 @@ mod tests {
         assert_eq!(request.game.moves().len(), 1);
         assert_eq!(
             request.deadline,
-            Some(Duration::from_millis(59_995)),
-            "cut only if still thinking at the deadline, less the margin"
+            Some(Duration::from_millis(60_000)),
+            "cut only if still thinking when the clock runs out"
         );
         let id = request.id;
         assert_eq!(
