@@ -38,7 +38,7 @@ use super::{
     Engine, EngineError, EngineInfo, EngineOptions, Hang, InputPath, Played, RateSample, Reply,
     Thoughts,
 };
-use crate::machine::{Host, Stop, TextScreen};
+use crate::machine::{Cut, Host, Stop, TextScreen};
 use crate::rules::{Color, Game, Rules, Verdict};
 
 /// The game an emulated machine holds: played from `root` by `moves`, the
@@ -311,6 +311,7 @@ impl<P: Program> Driver<P> {
         };
         if P::INJECTS_FRESH {
             spent.before_reload(self.program.host());
+            self.program.host_mut().set_cut(Cut::never());
             self.program.boot(self.options.seed)?;
             self.track = None;
             spent.after_reload(self.program.host());
@@ -392,6 +393,51 @@ impl<P: Program> Engine<P::Rules> for Driver<P> {
         game: &Game<P::Rules>,
         budget: u64,
     ) -> Result<Reply<<P::Rules as Rules>::Wire>, EngineError> {
+        self.play_until(game, budget, &Cut::never())
+    }
+
+    /// The cut is set on the machine for this reply only (typing the move
+    /// in and the search), and set again on a machine booted afresh for
+    /// an injection; booting itself is never cut.
+    fn play_until(
+        &mut self,
+        game: &Game<P::Rules>,
+        budget: u64,
+        cut: &Cut,
+    ) -> Result<Reply<<P::Rules as Rules>::Wire>, EngineError> {
+        self.program.host_mut().set_cut(cut.clone());
+        let reply = self.reply(game, budget, cut);
+        self.program.host_mut().set_cut(Cut::never());
+        reply
+    }
+
+    fn collect_candidates(&mut self, on: bool) -> bool {
+        self.program.set_collect(on)
+    }
+
+    fn screen(&mut self) -> Option<TextScreen> {
+        Some(self.program.host().screen())
+    }
+
+    fn display(&mut self) -> Option<crate::machine::Display> {
+        Some(self.program.host().display())
+    }
+
+    fn raw_rate(&mut self, pos: &<P::Rules as Rules>::Position) -> Option<RateSample> {
+        let sample = self.program.raw_rate(pos);
+        self.track = None;
+        sample
+    }
+}
+
+impl<P: Program> Driver<P> {
+    /// [`Engine::play_until`] with the cut set on the machine.
+    fn reply(
+        &mut self,
+        game: &Game<P::Rules>,
+        budget: u64,
+        cut: &Cut,
+    ) -> Result<Reply<<P::Rules as Rules>::Wire>, EngineError> {
         let budget = budget.min(self.options.budget);
         if let Some(reply) = self.program.stored_reply(game)? {
             self.follow(game, &reply.played);
@@ -415,6 +461,8 @@ impl<P: Program> Engine<P::Rules> for Driver<P> {
             }
         };
         info!("{}: {path}", self.program.info().name);
+        // An injection may have booted a fresh machine.
+        self.program.host_mut().set_cut(cut.clone());
         if !P::COUNTS_INPUT {
             spent = Spent::start(self.program.host());
         }
@@ -439,24 +487,6 @@ impl<P: Program> Engine<P::Rules> for Driver<P> {
             authentic: self.program.host().authentic_time(tstates),
             path,
         })
-    }
-
-    fn collect_candidates(&mut self, on: bool) -> bool {
-        self.program.set_collect(on)
-    }
-
-    fn screen(&mut self) -> Option<TextScreen> {
-        Some(self.program.host().screen())
-    }
-
-    fn display(&mut self) -> Option<crate::machine::Display> {
-        Some(self.program.host().display())
-    }
-
-    fn raw_rate(&mut self, pos: &<P::Rules as Rules>::Position) -> Option<RateSample> {
-        let sample = self.program.raw_rate(pos);
-        self.track = None;
-        sample
     }
 }
 
@@ -504,6 +534,49 @@ mod tests {
         assert!(
             !track.continued_by(&game(&["e2e3", "e7e5"])),
             "other history"
+        );
+    }
+
+    #[test]
+    fn a_cut_ends_the_reply_as_a_deadline_and_one_never_due_changes_nothing() {
+        use crate::rules::HangKind;
+        let g = game(&["d2d3", "e7e5"]);
+        let fresh = || {
+            let mut e = OneKZxChess::new(&VARIANTS[0], EngineOptions::default()).unwrap();
+            e.play(&game(&[]), u64::MAX).unwrap();
+            e
+        };
+        let plain = fresh().play(&g, u64::MAX).unwrap();
+        // A cut asked all along and never due: the same reply, T-state for
+        // T-state.
+        let never = fresh()
+            .play_until(&g, u64::MAX, &Cut::when(|| false))
+            .unwrap();
+        assert_eq!(never, plain);
+        // Due at once: the program still running at its deadline.
+        let mut e = fresh();
+        let cut = e.play_until(&g, u64::MAX, &Cut::when(|| true)).unwrap();
+        let Played::Hung(hang) = &cut.played else {
+            panic!("{:?}", cut.played)
+        };
+        assert_eq!(hang.kind, HangKind::Deadline);
+        assert!(
+            hang.detail.starts_with("still running at its deadline"),
+            "{hang}"
+        );
+        assert!(cut.tstates < plain.tstates, "cut before its move");
+        // The cut was for that reply only: the next runs to its move (on
+        // the position injected, the machine's game being broken off).
+        let again = e.play(&g, u64::MAX).unwrap();
+        assert!(
+            matches!(again.played, Played::Move(_)),
+            "{:?}",
+            again.played
+        );
+        assert!(
+            matches!(again.path, InputPath::Injected(_)),
+            "{:?}",
+            again.path
         );
     }
 

@@ -14,6 +14,8 @@
 //!
 //! - [`cpu`]: the CPU contract ([`Regs`], [`Memory`], the bus) and its cores.
 //! - [`emulator`]: the run loop, clock, budget, watches, traps and calls.
+//! - [`cut`]: a run ended from outside ([`Cut`]), for limits not counted
+//!   in T-states (the GUI's clock, at the protocol edge).
 //! - [`host`]: the host contract drivers use ([`Host`]) and the one
 //!   wrapper ([`Machine`]) that runs every machine model ([`Model`]).
 //! - [`zx81`]: the ZX81 (1K or 16K), its ROM traps, keyboard, `.p` tapes.
@@ -22,6 +24,7 @@
 
 pub mod charset;
 pub mod cpu;
+pub mod cut;
 pub mod display;
 pub mod emulator;
 pub mod host;
@@ -36,6 +39,7 @@ use std::io::Read;
 use std::path::Path;
 
 pub use cpu::{Memory, Regs};
+pub use cut::Cut;
 pub use display::Display;
 pub use emulator::{CALL_RETURN, Resume, Trap};
 pub use host::{Host, Machine, Model};
@@ -150,6 +154,9 @@ pub enum Stop {
     Breakpoint { pc: u16 },
     /// The T-state budget ran out with the program still running.
     BudgetExhausted { pc: u16 },
+    /// The run was cut from outside ([`Cut`]) with the program still
+    /// running: its deadline came.
+    Cut { pc: u16 },
     /// The program jumped to itself (a jump whose condition holds): it will
     /// never do anything else.
     Stuck { pc: u16 },
@@ -183,6 +190,7 @@ impl fmt::Display for Stop {
             Stop::BudgetExhausted { pc } => {
                 write!(f, "T-state budget exhausted (hung?) at PC 0x{pc:04X}")
             }
+            Stop::Cut { pc } => write!(f, "still running at its deadline, at PC 0x{pc:04X}"),
             Stop::Stuck { pc } => write!(f, "stuck in a jump to itself at PC 0x{pc:04X}"),
             Stop::Halted { pc } => {
                 write!(f, "halted at PC 0x{pc:04X} with nothing to wake it")
