@@ -341,13 +341,16 @@ impl<P: Program> Driver<P> {
         })
     }
 
-    /// The machine's game after the reply `played` to `game`. A reply that
-    /// left the program's board astray continues it too, with the chosen
-    /// move where that is legal by itself (the game a GUI goes on with
-    /// under `IllegalMoves play`): the program keeps its own board, as the
-    /// real machine would, and the driver says how it takes the next move
-    /// in on it ([`Program::board_check`]).
+    /// The machine's game after the reply `played` to `game`: the track
+    /// it held, continued by the opponent's move and the reply (the usual
+    /// case, by typing or injecting), or else `game`'s moves copied. A reply
+    /// that left the program's board astray continues it too, with the
+    /// chosen move where that is legal by itself (the game a GUI goes on
+    /// with under `IllegalMoves play`): the program keeps its own board, as
+    /// the real machine would, and the driver says how it takes the next
+    /// move in on it ([`Program::board_check`]).
     fn follow(&mut self, game: &Game<P::Rules>, played: &Played<<P::Rules as Rules>::Wire>) {
+        let held = self.track.take();
         let wire = match played {
             Played::Move(wire) => Some(wire),
             Played::Astray(astray) => Some(&astray.wire),
@@ -356,13 +359,20 @@ impl<P: Program> Driver<P> {
         self.track = match wire {
             Some(wire) => match game.rules().judge(game.position(), wire) {
                 Verdict::Legal(m) => {
-                    let mut moves = game.moves().to_vec();
-                    moves.push(m);
-                    Some(Track {
-                        root: game.root().clone(),
-                        moves,
-                        engine: Some(game.turn()),
-                    })
+                    let mut track = match held {
+                        Some(mut t) if t.continued_by(game) => {
+                            t.moves.extend(game.moves().last().cloned());
+                            t
+                        }
+                        _ => Track {
+                            root: game.root().clone(),
+                            moves: game.moves().to_vec(),
+                            engine: None,
+                        },
+                    };
+                    track.moves.push(m);
+                    track.engine = Some(game.turn());
+                    Some(track)
                 }
                 Verdict::Illegal(..) => None,
             },
@@ -598,12 +608,26 @@ mod tests {
         let mut g = game(&["d2d3", "e7e5"]);
         assert!(matches!(g.play_wire(&answer), Verdict::Legal(_)));
         assert!(e.track.as_ref().is_some_and(|t| t.moves == g.moves()));
-        // Another game is injected, with the reason.
-        let reply = e.play(&game(&["e2e4", "e7e5", "g1f3"]), u64::MAX);
+        // Typed again: the track goes on by the two moves.
+        let mut next = g.clone();
+        next.push(next.legal_moves()[0]);
+        let reply = e.play(&next, u64::MAX).unwrap();
+        let Played::Move(answer) = reply.played else {
+            panic!("{:?}", reply.played)
+        };
+        assert!(matches!(next.play_wire(&answer), Verdict::Legal(_)));
+        assert!(e.track.as_ref().is_some_and(|t| t.moves == next.moves()));
+        // Another game is injected, with the reason, and is the track
+        // after the reply.
+        let other = game(&["e2e4", "e7e5", "g1f3"]);
+        let reply = e.play(&other, u64::MAX).unwrap();
         assert_eq!(
-            reply.unwrap().path,
+            reply.path,
             InputPath::Injected("not a continuation of the game on the machine".into())
         );
+        let track = e.track.as_ref().unwrap();
+        assert_eq!(track.moves.len(), 4);
+        assert!(track.moves.starts_with(other.moves()));
         // A budget too small: a hang, and the next position is injected.
         let reply = e.play(&game(&["e2e4"]), 1_000).unwrap();
         assert!(

@@ -185,6 +185,11 @@ impl<B: Bus> Emulator<B> {
         self.bus.poke16(addr, value)
     }
 
+    /// Writes `bytes` from `addr` on (see [`Memory::poke_bytes`]).
+    pub fn poke_bytes(&mut self, addr: u16, bytes: &[u8]) {
+        self.bus.poke_bytes(addr, bytes)
+    }
+
     /// Every register.
     pub fn regs(&self) -> Regs {
         self.cpu.regs()
