@@ -113,6 +113,9 @@ pub enum ProtocolError {
     Stdout(io::Error),
     /// The engine's thread ended.
     WorkerGone,
+    /// A front end's own option given on the command line
+    /// (`--option IllegalMoves=maybe`) refused its value.
+    Option(String),
 }
 
 impl fmt::Display for ProtocolError {
@@ -124,6 +127,7 @@ impl fmt::Display for ProtocolError {
             }
             ProtocolError::Stdout(e) => write!(f, "stdout: {e}"),
             ProtocolError::WorkerGone => write!(f, "the engine thread is gone"),
+            ProtocolError::Option(e) => f.write_str(e),
         }
     }
 }
@@ -200,7 +204,8 @@ where
             engine: engine.to_string(),
         });
     }
-    let settings = Settings::new(&entry, options.clone());
+    let settings = Settings::from_command_line(&entry, options).map_err(ProtocolError::Option)?;
+    let options = settings.engine.clone();
     let info = entry.info;
     let lines = Lines {
         first: first_line,
