@@ -3,7 +3,9 @@
 //! runner's referee, `play` and `explain`.
 //!
 //! A program's turn ([`Played`]) is a move read off its machine, its own
-//! dead end, or a hang. The rules ([`Rules::judge`]) turn it into a
+//! dead end, or a hang; or a move with the program's own board before and
+//! after it, where that board is not a plain reading of the move (then the
+//! rules say what the program did, read from its board). The rules ([`Rules::judge`]) turn it into a
 //! [`Judgement`]: the legal move, or an illegal one with its typed reason,
 //! or no move at all and why. Each user words the judgement its own way
 //! (a UCI `info string`, a PGN comment, a sentence for the person at the
@@ -41,6 +43,13 @@ impl<R: Rules> Judgement<R> {
     pub fn of(rules: &R, pos: &R::Position, played: &Played<R::Wire>) -> Judgement<R> {
         match played {
             Played::Move(wire) => Judgement::of_move(rules, pos, wire),
+            Played::Astray(astray) => match rules.judge_astray(pos, astray) {
+                Verdict::Legal(m) => {
+                    let wire = rules.wire(pos, &m);
+                    Judgement::Legal(m, wire)
+                }
+                Verdict::Illegal(wire, why) => Judgement::Illegal(wire, why),
+            },
             Played::DeadEnd => Judgement::DeadEnd {
                 legal: rules.legal_moves(pos).len(),
             },

@@ -1,5 +1,9 @@
 //! ChesSkelet (Alex Garcia, 2019) on an emulated 48K ZX Spectrum, rebuilt
 //! from the author's dissection (seed 001) as `tapes/src/chesskelet.asm`.
+//! Three builds ([`BUILDS`]): the full and the minimal build as printed,
+//! and ours, the build behind the author's published games reconstructed
+//! (the minimal build with `genlis` also run after each move;
+//! tapes/CHESSKELET.md, "ChesSkelet as it played").
 //!
 //! # Memory map (seed 001, chapters 2–4, 10; final layout)
 //! - `0x7D01..=0x7D04`: the four keys of the person's move (auxsth page).
@@ -104,8 +108,8 @@ use super::{
 };
 use crate::machine::spectrum::{self, Spectrum48};
 use crate::machine::{Core, MachineError, Memory, Regs, Stop};
-use crate::rules::Game;
 use crate::rules::chess::ChessRules;
+use crate::rules::{Astray, Cell, Game, ProgramBoard, Quirk};
 
 /// The full-featured build (feamod=1, gramod=1), see tapes/CHESSKELET.md.
 pub const TAPE_FULL: &[u8] = include_bytes!("../../tapes/chesskelet.tap");
@@ -684,11 +688,77 @@ fn page_letters(page: &[u8; 128]) -> [[char; 8]; 8] {
         for c in 0..8 {
             let v = page[r * 16 + c];
             b[r][c] = match role_of(v) {
+                Some(_) if v & 0xC0 != 0 => '?',
                 Some(role) if v & 0x20 != 0 => role.char().to_ascii_uppercase(),
                 Some(role) => role.char(),
                 None if v == 0 => ' ',
                 None => '?',
             };
+        }
+    }
+    b
+}
+
+/// A board page turned round as `revboa` does (seed 001, chapter 9):
+/// square `s` goes to `0x77 − s`, every piece changes colour.
+pub fn reversed(page: &[u8; 128]) -> [u8; 128] {
+    let mut out = [0u8; 128];
+    for s in 0..=0x77usize {
+        let v = page[s];
+        out[0x77 - s] = if v == 0 { 0 } else { v ^ 0x20 };
+    }
+    out
+}
+
+/// `page` with the byte on `from` moved to `to`, `from` emptied: a move
+/// taken in plainly.
+fn plain_move(page: &[u8; 128], from: u8, to: u8) -> [u8; 128] {
+    let mut out = *page;
+    out[usize::from(to)] = out[usize::from(from)];
+    out[usize::from(from)] = 0;
+    out
+}
+
+/// The board squares of four typed keys (`e2e4`), in the typist's view.
+fn typed_squares(keys: &str) -> Option<(u8, u8)> {
+    let k = keys.as_bytes();
+    let square = |file: u8, rank: u8| {
+        ((b'a'..=b'h').contains(&file) && (b'1'..=b'8').contains(&rank))
+            .then(|| ((b'8' - rank) << 4) | (file - b'a'))
+    };
+    (k.len() == 4).then_some(())?;
+    Some((square(k[0], k[1])?, square(k[2], k[3])?))
+}
+
+/// A board byte as a program's board cell: a piece (bit 5: the side of
+/// `view`, the page's orientation), empty, or a byte that is no piece.
+fn page_cell(v: u8, view: Color) -> Cell {
+    match role_of(v) {
+        _ if v == 0 => Cell::Empty,
+        Some(role) if v & 0xC0 == 0 => {
+            let color = if v & 0x20 != 0 { view } else { !view };
+            Cell::Piece(role.of(color).char())
+        }
+        _ => Cell::Stray(v),
+    }
+}
+
+/// A board page seen by `view` as the program's board, in real squares.
+pub fn program_board(page: &[u8; 128], view: Color) -> ProgramBoard {
+    ProgramBoard(
+        Square::ALL
+            .iter()
+            .map(|&sq| page_cell(page[usize::from(view_square(sq, view))], view))
+            .collect(),
+    )
+}
+
+/// The printed board with anything that is not a piece letter or a space
+/// (a stray byte's character) as `?`, as [`page_letters`] shows it.
+fn printed_letters(mut b: [[char; 8]; 8]) -> [[char; 8]; 8] {
+    for c in b.iter_mut().flatten() {
+        if !" pnbrqkPNBRQK".contains(*c) {
+            *c = '?';
         }
     }
     b
@@ -732,8 +802,16 @@ pub struct Skeleton {
     reached: Option<Choice>,
     /// The candidates the chooser scored in this reply.
     weighed: Vec<Evaluation>,
-    /// The board printed before the reply, in the person's orientation.
+    /// The board page when the program chose its move (its orientation).
+    page_before: [u8; 128],
+    /// That board as printed, in the person's orientation.
     shown_before: [[char; 8]; 8],
+    /// The board page before the person's move was typed.
+    typed_from: Option<[u8; 128]>,
+    /// The machine's board is the program's own, not the game's: a reply
+    /// left it astray ([`Played::Astray`]) and the program plays on from it,
+    /// as the real machine would (module notes, "Its own board").
+    own_board: bool,
     /// Collecting candidates ([`Engine::collect_candidates`]).
     collect: bool,
 }
@@ -757,7 +835,10 @@ impl Skeleton {
             typed_choice: None,
             reached: None,
             weighed: Vec::new(),
+            page_before: [0; 128],
             shown_before: [[' '; 8]; 8],
+            typed_from: None,
+            own_board: false,
             collect: false,
         })
     }
@@ -781,57 +862,82 @@ impl Skeleton {
         })
     }
 
-    /// The move the program made, read off its printed board; `true` with
-    /// it when the program changed other squares too (the full build's
-    /// long-castling test also fires for a queen stepping up-left; see
-    /// tapes/CHESSKELET.md): then the chosen move is accepted if the screen
-    /// shows it — origin emptied, the piece on the target.
+    /// The move the program made, read off its printed board: the move it
+    /// chose, when the board printed after it differs from the one before
+    /// by exactly that move and the board page agrees. Otherwise its board
+    /// is not a plain reading of the move (the full build's long-castling
+    /// test also fires for a queen stepping up-left; tapes/CHESSKELET.md,
+    /// "Quirks"): the chosen move with its board page before and after
+    /// ([`Played::Astray`]), for the rules to say what it did.
     fn read_move(
         &mut self,
         choice: &Choice,
         engine: Color,
-    ) -> Result<(UciMove, bool), EngineError> {
+    ) -> Result<Played<UciMove>, EngineError> {
         let person = !engine;
-        let shown_before = &self.shown_before;
-        let after = self.session.printed();
-        let page_agrees = page_letters(&self.session.board()) == after;
-        let chosen = (
+        let after_page = self.session.board();
+        let after = printed_letters(self.session.printed());
+        let page_agrees = page_letters(&after_page) == after;
+        let (Some(from), Some(to)) = (
             real_square(choice.from, engine),
             real_square(choice.to, engine),
-        );
-        let clean = move_from_boards(shown_before, &after, person).ok().filter(
-            |u| matches!(*u, UciMove::Normal { from, to, .. } if chosen == (Some(from), Some(to))),
-        );
-        if let (Some(uci), true) = (clean, page_agrees) {
-            return Ok((uci, false));
-        }
-        let (Some(from), Some(to)) = chosen else {
+        ) else {
             return Err(EngineError::Unreadable(
                 "the chosen squares are off the board".into(),
             ));
         };
-        let (f, t) = (view_square(from, person), view_square(to, person));
-        let was = shown_before[usize::from(f >> 4)][usize::from(f & 7)];
-        let now = after[usize::from(t >> 4)][usize::from(t & 7)];
-        let emptied = after[usize::from(f >> 4)][usize::from(f & 7)] == ' ';
-        let promotion = (was == 'p' && now == 'q').then_some(Role::Queen);
-        if !(emptied && was.is_ascii_lowercase() && (now == was || promotion.is_some())) {
-            return Err(EngineError::Unreadable(format!(
-                "the board does not show the chosen move {}{}",
-                square_keys(choice.from),
-                square_keys(choice.to)
-            )));
+        let clean = move_from_boards(&self.shown_before, &after, person)
+            .ok()
+            .filter(
+                |u| matches!(*u, UciMove::Normal { from: f, to: t, .. } if (f, t) == (from, to)),
+            );
+        if let (Some(uci), true) = (clean, page_agrees) {
+            return Ok(Played::Move(uci));
         }
-        let uci = UciMove::Normal {
+        let was = self.page_before[usize::from(choice.from)];
+        let now = after_page[usize::from(view_square(to, person))];
+        let promotion = (role_of(was) == Some(Role::Pawn) && role_of(now) == Some(Role::Queen))
+            .then_some(Role::Queen);
+        let wire = UciMove::Normal {
             from,
             to,
             promotion,
         };
+        let quirk = self.quirk(choice, from, to);
         info!(
-            "{}: the program's board changed beyond its move {uci}",
-            self.build.info.name
+            "{}: its board after {wire} is not a plain reading of the move{}",
+            self.build.info.name,
+            quirk
+                .as_ref()
+                .map_or(String::new(), |q| format!(" ({})", q.words))
         );
-        Ok((uci, true))
+        Ok(Played::Astray(Astray {
+            wire,
+            before: program_board(&self.page_before, engine),
+            after: program_board(&after_page, person),
+            quirk,
+        }))
+    }
+
+    /// The full build's long-castling test (`casroo`, seed 001 chapter 9:
+    /// piece + origin − target = `$38`, the king's `$36 + $74 − $72`) holds
+    /// for a queen (`$27`) stepping one square up-left in the mover's view
+    /// (origin − target = `$11`): `aftsid` then also writes D (0 on the
+    /// person's side, a stray byte on the computer's) on a1 and a rook on
+    /// d1 — and a queen that started on d1 is read back as that rook.
+    fn quirk(&self, choice: &Choice, from: Square, to: Square) -> Option<Quirk> {
+        let piece = self.page_before[usize::from(choice.from)];
+        let test = piece.wrapping_add(choice.from).wrapping_sub(choice.to);
+        (self.build.features && test == 0x38 && role_of(piece) != Some(Role::King)).then(|| {
+            let letter = role_of(piece).map_or('?', |r| r.upper_char());
+            Quirk {
+                kind: "long-castling test",
+                words: format!(
+                    "its long-castling test (piece + origin - target = $38) took \
+                     {letter}{from}-{to} for castling"
+                ),
+            }
+        })
     }
 }
 
@@ -863,6 +969,7 @@ impl Program for Skeleton {
         self.session = Session::boot_on(self.build, &self.tape, self.options.core)?;
         self.session.watch_evaluations(self.collect);
         self.typed_choice = None;
+        self.own_board = false;
         Ok(())
     }
 
@@ -914,6 +1021,7 @@ impl Program for Skeleton {
         let person = !engine;
         let from = view_square(m.from().ok_or_else(not)?, person);
         let to = view_square(m.to(), person);
+        self.typed_from = Some(self.session.board());
         Ok(format!("{}{}", square_keys(from), square_keys(to)))
     }
 
@@ -930,14 +1038,29 @@ impl Program for Skeleton {
         }
     }
 
+    /// The program's board must show the game's position; on its own board
+    /// (after a reply that left it astray), the typed move taken in as a
+    /// plain move on that board (anything else, such as castling its own
+    /// way, and the position is injected).
     fn board_check(&mut self, keys: &str, game: &Game<ChessRules>) -> Result<Check, EngineError> {
-        Ok(
-            if self.session.board() == board_page(game.position(), game.turn()) {
-                Check::Shows
-            } else {
-                Check::Differs(format!("the program played {keys} its own way"))
+        let page = self.session.board();
+        let expected = match (self.own_board, self.typed_from.take()) {
+            (true, Some(from_page)) => match typed_squares(keys) {
+                Some((f, t)) => Some(reversed(&plain_move(&from_page, f, t))),
+                None => None,
             },
-        )
+            _ => Some(board_page(game.position(), game.turn())),
+        };
+        Ok(if expected == Some(page) {
+            Check::Shows
+        } else if self.own_board {
+            Check::Differs(format!(
+                "the program played {keys} its own way on its own board, which is not the \
+                 game's since a reply that went astray"
+            ))
+        } else {
+            Check::Differs(format!("the program played {keys} its own way"))
+        })
     }
 
     /// On the machine booted afresh, with the attack board of the position
@@ -949,6 +1072,7 @@ impl Program for Skeleton {
         let before = (!moves.is_empty()).then(|| before.position().clone());
         self.session.inject(before.as_ref(), game.position());
         self.typed_choice = None;
+        self.own_board = false;
         Ok(())
     }
 
@@ -970,7 +1094,11 @@ impl Program for Skeleton {
             };
         }
         self.weighed = self.session.evaluations();
-        self.shown_before = printed_board(game.position(), !game.turn());
+        // The board the program moves on, as it holds it: the game's
+        // position, or its own board (module notes, "Its own board").
+        self.page_before = self.session.board();
+        self.shown_before = page_letters(&reversed(&self.page_before));
+        let _ = game;
         self.session.finish(budget)
     }
 
@@ -1017,12 +1145,15 @@ impl Program for Skeleton {
         if stop != Stop::WaitingForKey {
             return Ok(hung(stop));
         }
-        let (uci, corrupted) = self.read_move(&choice, game.turn())?;
+        let played = self.read_move(&choice, game.turn())?;
+        if matches!(played, Played::Astray(_)) {
+            self.own_board = true;
+        }
         Ok(Read {
-            played: Played::Move(uci),
+            played,
             score: Some(centipawns(choice.score)),
             nodes: u64::from(choice.candidates),
-            intact: !corrupted,
+            intact: true,
         })
     }
 

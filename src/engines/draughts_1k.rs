@@ -418,6 +418,12 @@ impl Program for Routine {
         let played = match stop {
             Stop::Returned => match self.read_move(&self.screen_before)? {
                 Played::Move(m) => Played::Move(m.real(side)),
+                Played::Astray(a) => Played::Astray(crate::rules::Astray {
+                    wire: a.wire.real(side),
+                    before: a.before,
+                    after: a.after,
+                    quirk: a.quirk,
+                }),
                 Played::DeadEnd => Played::DeadEnd,
                 Played::Hung(h) => Played::Hung(h),
             },

@@ -26,7 +26,9 @@
 //! 4. Run to the reply ([`Program::run_to_reply`]), collect the thoughts
 //!    ([`Program::thoughts`]), read the reply ([`Program::read_reply`]).
 //! 5. The machine's game goes on from the reply if the program moved and
-//!    its board is intact; otherwise the next position is injected.
+//!    its board is intact; otherwise the next position is injected. A move
+//!    whose board went astray ([`Played::Astray`]) continues it: the
+//!    program keeps its own board, as the real machine would.
 
 use std::ops::{Deref, DerefMut};
 
@@ -37,7 +39,7 @@ use super::{
     Thoughts,
 };
 use crate::machine::{Host, Stop, TextScreen};
-use crate::rules::{Color, Game, Rules, Verdict};
+use crate::rules::{Astray, Color, Game, Rules, Verdict};
 
 /// The game an emulated machine holds: played from `root` by `moves`, the
 /// program's own last.
@@ -338,21 +340,28 @@ impl<P: Program> Driver<P> {
         })
     }
 
-    /// The machine's game after the reply `played` to `game`.
+    /// The machine's game after the reply `played` to `game`. A reply that
+    /// left the program's board astray continues it too, with the chosen
+    /// move where that is legal by itself (the game a GUI goes on with
+    /// under `IllegalMoves play`): the program keeps its own board, as the
+    /// real machine would, and the driver says how it takes the next move
+    /// in on it ([`Program::board_check`]).
     fn follow(&mut self, game: &Game<P::Rules>, played: &Played<<P::Rules as Rules>::Wire>) {
         self.track = match played {
-            Played::Move(wire) => match game.rules().judge(game.position(), wire) {
-                Verdict::Legal(m) => {
-                    let mut moves = game.moves().to_vec();
-                    moves.push(m);
-                    Some(Track {
-                        root: game.root().clone(),
-                        moves,
-                        engine: Some(game.turn()),
-                    })
+            Played::Move(wire) | Played::Astray(Astray { wire, .. }) => {
+                match game.rules().judge(game.position(), wire) {
+                    Verdict::Legal(m) => {
+                        let mut moves = game.moves().to_vec();
+                        moves.push(m);
+                        Some(Track {
+                            root: game.root().clone(),
+                            moves,
+                            engine: Some(game.turn()),
+                        })
+                    }
+                    Verdict::Illegal(..) => None,
                 }
-                Verdict::Illegal(..) => None,
-            },
+            }
             _ => None,
         };
     }

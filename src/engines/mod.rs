@@ -28,7 +28,7 @@ use std::time::Duration;
 use crate::machine::{Core, Display, MachineError, Stop, TextScreen};
 use crate::rules::chess::ChessRules;
 use crate::rules::draughts::Draughts;
-use crate::rules::{Game, HangKind, Rules};
+use crate::rules::{Astray, Game, HangKind, Rules};
 
 pub use options::{FRAMES, OPENING, OptionKind, OptionSpec};
 
@@ -159,6 +159,11 @@ pub enum Played<W> {
     /// The move the program made on its board, as protocols write it, read
     /// off its screen or memory. Not necessarily legal.
     Move(W),
+    /// The move the program chose, with its board before and after where
+    /// that board is not a plain reading of the move (ChesSkelet's
+    /// long-castling test firing for a queen's step): the rules say what
+    /// the program did ([`Rules::judge_astray`]), never the driver.
+    Astray(Astray<W>),
     /// The program found no move and stopped, its own way of ending a game.
     DeadEnd,
     /// The program did not come back: budget exhausted, stuck somewhere

@@ -17,6 +17,11 @@ pub struct Judged<R: Rules> {
     pub legal: Option<R::Move>,
     /// Why the move is not legal, or why there is none.
     pub problem: Option<String>,
+    /// The move the game goes on with once the GUI has the move sent: the
+    /// legal one, or one sent under `play` that is legal by itself though
+    /// the program's board went astray ([`Played::Astray`]): the GUI plays
+    /// it, so a front end that keeps the game follows it.
+    pub follows: Option<R::Move>,
 }
 
 /// Judges a reply in `pos` ([`Judgement::of`]) and applies `policy`.
@@ -32,10 +37,19 @@ pub fn judge_reply<R: Rules>(
         Judgement::Illegal(wire, _) => (policy == IllegalPolicy::Play).then(|| wire.clone()),
         _ => None,
     };
+    let follows = match (&judgement, &send) {
+        (Judgement::Legal(m, _), _) => Some(m.clone()),
+        (Judgement::Illegal(..), Some(wire)) => match rules.judge(pos, wire) {
+            Verdict::Legal(m) => Some(m),
+            Verdict::Illegal(..) => None,
+        },
+        _ => None,
+    };
     Judged {
         send,
         legal: judgement.legal().cloned(),
         problem: judgement.problem(),
+        follows,
     }
 }
 

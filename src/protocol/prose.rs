@@ -26,7 +26,9 @@ pub fn no_thoughts<W>(reply: &Reply<W>) -> &'static str {
         (InputPath::Tape, _) => {
             "the program did not search: its move is the one stored on the tape"
         }
-        (_, Played::Move(_)) => "this engine's driver does not report the program's candidates",
+        (_, Played::Move(_) | Played::Astray(_)) => {
+            "this engine's driver does not report the program's candidates"
+        }
         (_, Played::DeadEnd) => "the program found no move to weigh",
         (_, Played::Hung(_)) => "the program did not finish its search",
     }

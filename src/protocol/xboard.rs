@@ -762,8 +762,19 @@ impl Xboard {
             (Some(m), Some(problem), _) => {
                 lines.push(format!("# {problem}"));
                 lines.push(format!("move {m}"));
-                // The GUI adjudicates; nothing sensible follows.
-                self.force = true;
+                match verdict.follows.clone() {
+                    // Legal by itself (the program's board went astray):
+                    // the GUI plays it, and so does our game.
+                    Some(follows) => {
+                        self.game.push(follows);
+                        if let Some(ending) = self.game.ending() {
+                            lines.push(claim(&ending));
+                            self.force = true;
+                        }
+                    }
+                    // The GUI adjudicates; nothing sensible follows.
+                    None => self.force = true,
+                }
             }
             (None, Some(problem), Played::Move(_)) => {
                 lines.push(format!("tellusererror {problem}"));

@@ -11,7 +11,9 @@
 
 use std::fmt;
 
-use super::{EndReason, Ending, Game, GameResult, PositionError, Rules};
+use super::{
+    Astray, Cell, EndReason, Ending, Game, GameResult, PositionError, ProgramBoard, Quirk, Rules,
+};
 
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
@@ -63,6 +65,13 @@ pub enum Illegal {
     BadCastling {
         detail: String,
     },
+    /// The program's board after its move is not the position after any
+    /// one legal move: what it did to its board ([`describe_change`]), and
+    /// the cause where its driver knows it.
+    Astray {
+        quirk: Option<Quirk>,
+        change: String,
+    },
 }
 
 impl fmt::Display for Illegal {
@@ -106,6 +115,17 @@ impl fmt::Display for Illegal {
                 )
             }
             Illegal::BadCastling { detail } => write!(f, "castling not allowed: {detail}"),
+            Illegal::Astray {
+                quirk: Some(q),
+                change,
+            } => write!(f, "{}: {change}", q.words),
+            Illegal::Astray {
+                quirk: None,
+                change,
+            } => write!(
+                f,
+                "its board is not the position after any legal move: {change}"
+            ),
         }
     }
 }
@@ -137,6 +157,147 @@ pub fn color_name(color: Color) -> &'static str {
 
 /// The verdict on one chess move.
 pub type Verdict = super::Verdict<ChessRules>;
+
+/// What a square of `pos` holds, as a program's board would.
+pub fn cell(pos: &Chess, sq: Square) -> Cell {
+    pos.board()
+        .piece_at(sq)
+        .map_or(Cell::Empty, |p| Cell::Piece(p.char()))
+}
+
+/// `pos`'s board as a program's board ([`ProgramBoard`]).
+pub fn program_board(pos: &Chess) -> ProgramBoard {
+    ProgramBoard(Square::ALL.iter().map(|&sq| cell(pos, sq)).collect())
+}
+
+/// The squares a board change touches, with what each holds after it.
+fn changes(before: &[Cell], after: &[Cell]) -> Vec<(usize, Cell)> {
+    before
+        .iter()
+        .zip(after)
+        .enumerate()
+        .filter(|(_, (b, a))| b != a)
+        .map(|(i, (_, a))| (i, *a))
+        .collect()
+}
+
+/// Judges a program's board that is not a plain reading of its move: the
+/// legal move (the chosen one first) that changes the game's board as the
+/// program changed its own, else the chosen move refused with what the
+/// program did ([`Illegal::Astray`]). Comparing changes, not boards, keeps
+/// the verdict about this reply on a program whose board already differed
+/// from the game's before it.
+pub fn judge_astray(pos: &Chess, astray: &Astray<UciMove>) -> Verdict {
+    let (before, after) = (&astray.before.0, &astray.after.0);
+    let theirs = changes(before, after);
+    let same = |m: &Move| {
+        let mut next = pos.clone();
+        next.play_unchecked(*m);
+        let ours = changes(&program_board(pos).0, &program_board(&next).0);
+        ours == theirs
+    };
+    let chosen = astray.wire.to_move(pos).ok();
+    let legal = pos.legal_moves();
+    if let Some(m) = chosen.iter().chain(legal.iter()).find(|m| same(m)) {
+        return Verdict::Legal(*m);
+    }
+    Verdict::Illegal(
+        astray.wire,
+        Illegal::Astray {
+            quirk: astray.quirk.clone(),
+            change: describe_change(&astray.before, &astray.after),
+        },
+    )
+}
+
+/// A cell in words: `the white rook` (`a white rook` with `article` "a"),
+/// `0x72, a byte that is no piece`.
+fn cell_words_with(c: Cell, article: &str) -> String {
+    match c {
+        Cell::Empty => "nothing".to_string(),
+        Cell::Piece(ch) => match Piece::from_char(ch) {
+            Some(p) => format!("{article} {} {}", color_name(p.color), role_name(p.role)),
+            None => format!("{ch:?}"),
+        },
+        Cell::Stray(b) => format!("0x{b:02X}, a byte that is no piece"),
+    }
+}
+
+fn cell_words(c: Cell) -> String {
+    cell_words_with(c, "the")
+}
+
+/// What a program did to its board, from `before` to `after`, in words: a
+/// piece that left one square empty and is on one other square now went
+/// there; the rest appeared, vanished or gave way to something else.
+/// Generic: it reads any two boards, whatever the program meant.
+pub fn describe_change(before: &ProgramBoard, after: &ProgramBoard) -> String {
+    let (b, a) = (&before.0, &after.0);
+    let sq = |i: usize| Square::new(i as u32);
+    let changed: Vec<usize> = (0..b.len().min(a.len()))
+        .filter(|&i| b[i] != a[i])
+        .collect();
+    let mut told = vec![false; b.len()];
+    let mut phrases = Vec::new();
+    // Moves: the only square a piece left (now empty), the only one it reached.
+    for &from in &changed {
+        let Cell::Piece(p) = b[from] else { continue };
+        let left: Vec<usize> = changed
+            .iter()
+            .copied()
+            .filter(|&i| b[i] == Cell::Piece(p))
+            .collect();
+        let reached: Vec<usize> = changed
+            .iter()
+            .copied()
+            .filter(|&i| a[i] == Cell::Piece(p))
+            .collect();
+        if a[from] != Cell::Empty || left.len() != 1 || reached.len() != 1 {
+            continue;
+        }
+        let to = reached[0];
+        let taking = match b[to] {
+            Cell::Empty => String::new(),
+            other => format!(", taking {}", cell_words(other)),
+        };
+        phrases.push(format!(
+            "{} went from {} to {}{taking}",
+            cell_words(b[from]),
+            sq(from),
+            sq(to)
+        ));
+        told[from] = true;
+        told[to] = true;
+    }
+    // Then what left, what appeared, what gave way to something else.
+    let rest: Vec<usize> = changed.iter().copied().filter(|&i| !told[i]).collect();
+    for i in rest.iter().copied().filter(|&i| a[i] == Cell::Empty) {
+        phrases.push(format!("{} left {}", cell_words(b[i]), sq(i)));
+    }
+    for i in rest.iter().copied().filter(|&i| b[i] == Cell::Empty) {
+        phrases.push(format!(
+            "{} appeared on {}",
+            cell_words_with(a[i], "a"),
+            sq(i)
+        ));
+    }
+    for i in rest
+        .iter()
+        .copied()
+        .filter(|&i| a[i] != Cell::Empty && b[i] != Cell::Empty)
+    {
+        phrases.push(format!(
+            "{} on {} gave way to {}",
+            cell_words(b[i]),
+            sq(i),
+            cell_words(a[i])
+        ));
+    }
+    if phrases.is_empty() {
+        return "its board did not change".to_string();
+    }
+    phrases.join("; ")
+}
 
 /// Judges `uci` in `pos`.
 pub fn judge(pos: &Chess, uci: &UciMove) -> Verdict {
@@ -402,6 +563,10 @@ impl Rules for ChessRules {
         judge(pos, wire)
     }
 
+    fn judge_astray(&self, pos: &Chess, astray: &Astray<UciMove>) -> Verdict {
+        judge_astray(pos, astray)
+    }
+
     fn wire(&self, _pos: &Chess, m: &Move) -> UciMove {
         UciMove::from_standard(*m)
     }
@@ -470,6 +635,8 @@ impl Rules for ChessRules {
             Illegal::LeavesKingInCheck { .. } => "leaves king in check",
             Illegal::ExposesKing { .. } => "exposes king",
             Illegal::BadCastling { .. } => "bad castling",
+            Illegal::Astray { quirk: Some(q), .. } => q.kind,
+            Illegal::Astray { quirk: None, .. } => "board not a move",
         }
     }
 }

@@ -93,6 +93,17 @@ pub trait Rules: Clone + fmt::Debug + Send + Sync + 'static {
     /// (`into check`, `missed capture`).
     fn illegal_kind(&self, why: &Self::Illegal) -> &'static str;
 
+    /// What the program did when its board after its reply is not a plain
+    /// reading of the move it chose ([`Astray`]): the legal move whose
+    /// change of the board is the program's (the chosen one first), or the
+    /// chosen move refused with a description of what the program did to
+    /// its board. The default, for rules whose programs never report their
+    /// boards (the draughts programs read their moves from a board that
+    /// always shows one), judges the chosen move alone.
+    fn judge_astray(&self, pos: &Self::Position, astray: &Astray<Self::Wire>) -> Verdict<Self> {
+        self.judge(pos, &astray.wire)
+    }
+
     /// The name of a side in this game (`White`, `Black`).
     fn side_name(&self, side: Color) -> &'static str {
         match side {
@@ -100,6 +111,50 @@ pub trait Rules: Clone + fmt::Debug + Send + Sync + 'static {
             Color::Black => "Black",
         }
     }
+}
+
+/// What a program's own board holds on one square, as its memory has it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cell {
+    Empty,
+    /// A piece, by its FEN letter (upper case: White's, or the first
+    /// side's).
+    Piece(char),
+    /// A byte that is no piece of the game (the program wrote something
+    /// else there), as the program holds it.
+    Stray(u8),
+}
+
+/// A program's board as its own memory holds it, one [`Cell`] per square
+/// in the rules' square order (chess: shakmaty's, a1 = 0 … h8 = 63), read
+/// by the driver, judged by the rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProgramBoard(pub Vec<Cell>);
+
+/// What a driver knows of why its program's board went astray: a quirk of
+/// the program, named from its own bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Quirk {
+    /// A short name, for the standings and the sweep's counts
+    /// (`long-castling test`).
+    pub kind: &'static str,
+    /// What the program did, in words (`its long-castling test took Qd1-c2
+    /// for castling`).
+    pub words: String,
+}
+
+/// A reply whose board is not a plain reading of the move the program
+/// chose: the move it chose, its board before and after (its own, read
+/// from its memory) and what the driver knows of the cause. The rules say
+/// what the program did ([`Rules::judge_astray`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Astray<W> {
+    /// The move the program chose (its search's result), as it means it.
+    pub wire: W,
+    /// Its board when it began its move, and when it had made it.
+    pub before: ProgramBoard,
+    pub after: ProgramBoard,
+    pub quirk: Option<Quirk>,
 }
 
 /// The verdict on a wire move.

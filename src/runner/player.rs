@@ -426,20 +426,29 @@ impl<R: Rules> Player<R> for Retro<R> {
     fn go(&mut self, game: &Game<R>, _clock: &MatchClock, _other: &MatchClock) -> Turn<R::Wire> {
         let name = self.engine.info().name;
         match self.engine.play(game, self.budget) {
-            Ok(reply) => match reply.played {
-                Played::Move(wire) => Turn::Move {
-                    wire,
-                    authentic: Some(reply.authentic),
-                    comment: Some(MoveNote {
-                        score: reply.score,
-                        authentic: reply.authentic,
-                        nodes: reply.nodes,
-                        path: reply.path,
-                    }),
-                },
-                Played::DeadEnd => Turn::DeadEnd(format!("{name} found no move and stopped")),
-                Played::Hung(hang) => Turn::Hung(hang.kind, format!("{name} hung: {hang}")),
-            },
+            Ok(reply) => {
+                let comment = Some(MoveNote {
+                    score: reply.score,
+                    authentic: reply.authentic,
+                    nodes: reply.nodes,
+                    path: reply.path,
+                });
+                let authentic = Some(reply.authentic);
+                match reply.played {
+                    Played::Move(wire) => Turn::Move {
+                        wire,
+                        authentic,
+                        comment,
+                    },
+                    Played::Astray(astray) => Turn::Astray {
+                        astray,
+                        authentic,
+                        comment,
+                    },
+                    Played::DeadEnd => Turn::DeadEnd(format!("{name} found no move and stopped")),
+                    Played::Hung(hang) => Turn::Hung(hang.kind, format!("{name} hung: {hang}")),
+                }
+            }
             Err(e) => Turn::Hung(HangKind::Fault, format!("{name}: {e}")),
         }
     }

@@ -10,6 +10,7 @@ use super::record::GameRecord;
 use super::turn::{Player, Turn};
 use super::{DEFAULT_EXTERNAL_TC, IllegalRule, MatchConfig, MatchGame, Pairing, player_names};
 use crate::arbiter::Judgement;
+use crate::engines::Played;
 use crate::rules::{Color, EndReason, Game, GameResult, Termination};
 
 /// Illegal moves in a row after which `--illegal continue` forfeits.
@@ -185,6 +186,9 @@ impl<'a, R: MatchGame> Table<'a, R> {
         let used = match &turn {
             Turn::Move {
                 authentic: Some(a), ..
+            }
+            | Turn::Astray {
+                authentic: Some(a), ..
             } => {
                 self.times[i].push(*a);
                 *a
@@ -192,7 +196,7 @@ impl<'a, R: MatchGame> Table<'a, R> {
             _ if self.retro[i] => Duration::ZERO,
             _ => wall,
         };
-        if matches!(turn, Turn::Move { .. }) && !self.clocks[i].charge(used) {
+        if matches!(turn, Turn::Move { .. } | Turn::Astray { .. }) && !self.clocks[i].charge(used) {
             let side = self.game.turn();
             let text = format!("{} loses on time", self.name(side));
             self.end(side, EndReason::OutOfTime, text);
@@ -209,7 +213,13 @@ impl<'a, R: MatchGame> Table<'a, R> {
         let (reason, text) = match turn {
             Turn::Move { wire, comment, .. } => {
                 let comment = comment.filter(|_| self.config.comments);
-                return self.judge(side, wire, comment.map(|c| c.to_string()));
+                return self.judge(side, Played::Move(wire), comment.map(|c| c.to_string()));
+            }
+            Turn::Astray {
+                astray, comment, ..
+            } => {
+                let comment = comment.filter(|_| self.config.comments);
+                return self.judge(side, Played::Astray(astray), comment.map(|c| c.to_string()));
             }
             Turn::Resign(why) => (
                 EndReason::Resignation,
@@ -229,8 +239,11 @@ impl<'a, R: MatchGame> Table<'a, R> {
 
     /// Plays a legal move; flags an illegal one, which forfeits the game or,
     /// under `--illegal continue`, is not played and asked again.
-    fn judge(&mut self, side: Color, wire: R::Wire, comment: Option<String>) {
-        let (wire, why) = match Judgement::of_move(self.game.rules(), self.game.position(), &wire) {
+    /// A move read with the program's board that is not a plain reading of
+    /// it ([`Played::Astray`]) is judged with that board: what the program
+    /// did to it, if it is no legal move, is the reason.
+    fn judge(&mut self, side: Color, played: Played<R::Wire>, comment: Option<String>) {
+        let (wire, why) = match Judgement::of(self.game.rules(), self.game.position(), &played) {
             Judgement::Legal(m, _) => {
                 self.strikes = 0;
                 self.game.push(m.clone());

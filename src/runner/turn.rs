@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use super::clock::MatchClock;
 use super::record::MoveNote;
-use crate::rules::{Game, HangKind, Rules};
+use crate::rules::{Astray, Game, HangKind, Rules};
 
 /// What a player did on its turn.
 #[derive(Clone, Debug, PartialEq)]
@@ -18,6 +18,14 @@ pub enum Turn<W> {
         authentic: Option<Duration>,
         /// What a retro engine's move cost and how it was made, for the
         /// record's comment.
+        comment: Option<MoveNote>,
+    },
+    /// A retro program's move with its own board, which is not a plain
+    /// reading of the move ([`Astray`]): the referee judges the two
+    /// together.
+    Astray {
+        astray: Astray<W>,
+        authentic: Option<Duration>,
         comment: Option<MoveNote>,
     },
     /// The player gave up (an external engine's `resign`).

@@ -1,7 +1,7 @@
 //! Bench: T-states per ChesSkelet move, measured on the 44 positions of the
 //! published games (seed 001, chapter 12, through the fixture
 //! `chesskelet-games.txt`; each published reply imposed),
-//! both builds. Two figures per reply:
+//! each build. Two figures per reply:
 //! - generation and choice: from `befmov` of the computer's turn (`call
 //!   genlis`) to the chooser's result, CPU only;
 //! - the full reply cycle: from the person's first key to the program's

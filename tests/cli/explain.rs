@@ -130,3 +130,59 @@ fn every_engine_explains_its_choice_and_python_chess_agrees_on_legality() {
         }
     }
 }
+
+/// ChesSkelet's published games (seed 001, chapter 12, fixture
+/// `chesskelet-games.txt`) asked reply by reply through the binary: each
+/// published reply with the game so far (`explain --moves`), for the three
+/// builds. The counts are the golden test's typed replay
+/// (`tests/engines/chesskelet/golden.rs`) less game 3's 19th reply, which
+/// cannot be asked this way: White's 19.Qe2-d3 leaves its king in check,
+/// and the arbiter refuses the game so far with that reason.
+#[test]
+fn chesskelet_published_games_asked_reply_by_reply() {
+    let games = crate::common::chesskelet_games();
+    for (id, want, misses) in [
+        (
+            "chesskelet-published",
+            [10, 13, 16],
+            &["G2 6", "G2 12", "G3 3", "G3 18"][..],
+        ),
+        ("chesskelet-lite", [9, 9, 14], &[][..]),
+        ("chesskelet", [4, 2, 5], &[][..]),
+    ] {
+        let mut matched = [0; 3];
+        let mut missed = Vec::new();
+        for (g, game) in games.iter().enumerate() {
+            let mut so_far: Vec<&str> = Vec::new();
+            for (i, (w, b)) in game.white.iter().zip(&game.black).enumerate() {
+                so_far.push(w);
+                let moves = so_far.join(" ");
+                let (ok, out, err) = run(&["explain", "--engine", id, "--moves", &moves], "");
+                so_far.push(b);
+                if (g, i) == (2, 18) {
+                    assert!(!ok, "{id}: {out}");
+                    assert!(
+                        err.contains("move 37 e2d3 is illegal: leaves the king in check"),
+                        "{id}: {err}"
+                    );
+                    continue;
+                }
+                assert!(ok, "{id} {moves}: {err}");
+                let played = rows(&out)
+                    .into_iter()
+                    .find(|r| r.3)
+                    .map(|r| r.1)
+                    .unwrap_or_else(|| panic!("{id} {moves}: nothing played\n{out}"));
+                if played == *b {
+                    matched[g] += 1;
+                } else {
+                    missed.push(format!("G{} {}", g + 1, i + 1));
+                }
+            }
+        }
+        assert_eq!(matched, want, "{id}: missed {missed:?}");
+        if !misses.is_empty() {
+            assert_eq!(missed, misses, "{id}");
+        }
+    }
+}

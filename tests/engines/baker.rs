@@ -424,6 +424,7 @@ fn play_out_observed(
             observe(&game, &played, &mut e);
             match played {
                 Played::Move(w) => w,
+                Played::Astray(a) => panic!("a draughts driver reports no board: {a:?}"),
                 Played::DeadEnd => break End::NoMove,
                 Played::Hung(h) => {
                     assert_eq!(h.kind, HangKind::Fault, "{h}");

@@ -549,6 +549,7 @@ fn positions_from_random_games(n: usize) -> (usize, usize, usize, Vec<String>) {
                         ));
                     }
                 }
+                Played::Astray(a) => panic!("a draughts driver reports no board: {a:?}"),
                 Played::DeadEnd => dead += 1,
                 Played::Hung(h) => {
                     hung += 1;

@@ -32,6 +32,7 @@ fn replies_twice<R: Rules + Catalogue>(rules: R, id: &str) {
                     "{id}: {wire} is not legal in {:?}",
                     game.position()
                 ),
+                Played::Astray(a) => panic!("{id}: its board went astray: {a:?}"),
                 Played::DeadEnd => {}
                 Played::Hung(h) => panic!("{id} hung: {h}"),
             }

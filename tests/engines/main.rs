@@ -15,3 +15,4 @@ mod draughts_tapes;
 mod driver;
 mod onek;
 mod samuel_f8;
+mod sweep;

@@ -280,7 +280,6 @@ fn reply_cost_in_tstates() {
 #[test]
 fn tapes_lengths_hashes_and_the_published_builds_changed_bytes() {
     use retrochess::engines::chesskelet::{TAPE_FULL, TAPE_LITE, TAPE_PUBLISHED};
-    use retrochess::machine::Memory;
     use retrochess::machine::spectrum::Spectrum48;
     use sha2::{Digest, Sha256};
     for (tape, hash) in [

@@ -14,7 +14,7 @@ use retrochess::engines::chesskelet::{
 use retrochess::engines::{Engine, EngineOptions, InputPath, Played};
 use retrochess::machine::{Fault, SplitMix64, Stop};
 use retrochess::rules::HangKind;
-use retrochess::rules::chess::{Verdict, judge};
+use retrochess::rules::chess::{Verdict, judge, judge_astray};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
@@ -173,6 +173,15 @@ fn long_games_against_a_random_mover() {
                     }
                     match r.played {
                         Played::Move(uci) => match judge(&pos, &uci) {
+                            Verdict::Legal(m) => m,
+                            Verdict::Illegal(..) => {
+                                replaced += 1;
+                                random
+                            }
+                        },
+                        // Its board went astray (the long-castling test):
+                        // the arbiter reads it; flagged, replaced.
+                        Played::Astray(a) => match judge_astray(&pos, &a) {
                             Verdict::Legal(m) => m,
                             Verdict::Illegal(..) => {
                                 replaced += 1;

@@ -106,6 +106,7 @@ fn assert_played_first(reply: &Reply<PdnMove>, thoughts: &Thoughts<PdnMove>, at:
     assert!(seqs.iter().copied().eq(1..=seqs.len() as u32), "{at}");
     match &reply.played {
         Played::Move(m) => assert_eq!(thoughts.best().map(|c| &c.wire), Some(m), "{at}"),
+        Played::Astray(a) => panic!("a draughts driver reports no board: {a:?} ({at})"),
         Played::DeadEnd => assert!(thoughts.ranked.is_empty(), "{at}"),
         Played::Hung(_) => {}
     }
