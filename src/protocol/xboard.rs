@@ -1068,6 +1068,7 @@ mod tests {
                 path: InputPath::Typed("2E4E".into()),
             }),
             host: Duration::from_millis(20),
+            waited: Duration::ZERO,
             screen: None,
         })
     }
@@ -1464,6 +1465,7 @@ mod tests {
             id,
             result: Err(SearchError::Engine(EngineError::Unreadable("blank".into()))),
             host: Duration::ZERO,
+            waited: Duration::ZERO,
             screen: None,
         });
         assert_eq!(

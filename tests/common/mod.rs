@@ -46,6 +46,34 @@ pub fn random_move(pos: &Chess, rng: &mut SplitMix64) -> Move {
     legal[rng.range(0, legal.len() as u64 - 1) as usize]
 }
 
+/// CPU-bound jobs beside a test (`sh -c 'while :; do :; done'`, the
+/// brief's load), ended by their ids when dropped.
+pub struct Load(Vec<std::process::Child>);
+
+impl Load {
+    pub fn start(jobs: usize) -> Load {
+        Load(
+            (0..jobs)
+                .map(|_| {
+                    std::process::Command::new("sh")
+                        .args(["-c", "while :; do :; done"])
+                        .spawn()
+                        .expect("sh starts")
+                })
+                .collect(),
+        )
+    }
+}
+
+impl Drop for Load {
+    fn drop(&mut self) {
+        for child in &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
 pub fn repo(path: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path)
 }
