@@ -7,13 +7,15 @@
 # (apt-get install stockfish: /usr/games/stockfish) and a few minutes.
 #
 #   git clone https://github.com/lichess-bot-devs/lichess-bot /work/peers/lichess-bot
-#   scripts/lichess-bot-harness.sh [games|edges|all]     # default all
+#   scripts/lichess-bot-harness.sh [games|edges|lowclock|all]     # default all
 #
 # Environment: LICHESS_BOT_DIR (the source; /work/peers/lichess-bot),
 # LICHESS_BOT_VENV (its Python deps from PyPI, made here if missing;
 # /work/peers/lichess-bot-venv), OUT (logs and results; a new folder under
 # /work/peers/lichess-bot-runs), BULLET_GAMES (4), BLITZ_GAMES (2),
-# RETROCHESS (the binary; built with `cargo build --profile suite`).
+# CONFIGS (the configurations to play whole games with; every file of
+# adapters/lichess-bot/), RETROCHESS (the binary; built with
+# `cargo build --profile suite`).
 set -eu
 
 cd "$(dirname "$0")/.."
@@ -53,12 +55,12 @@ run() {
 }
 
 if [ "$WHAT" = games ] || [ "$WHAT" = all ]; then
-    for config in 1k-zx-chess chesskelet chesskelet-lite 1k-zx-chess-cecp; do
+    for config in ${CONFIGS:-$(cd adapters/lichess-bot && ls -- *.yml | sed 's/\.yml$//')}; do
         run "$config-bullet" "$config" --base 60 --inc 0 --games "$BULLET_GAMES"
         run "$config-blitz" "$config" --base 180 --inc 2 --games "$BLITZ_GAMES"
     done
     # fromPosition: a middle game (Two Knights, after 4.Ng5), the bot Black.
-    for config in 1k-zx-chess chesskelet; do
+    for config in ${FROM_POSITION:-1k-zx-chess chesskelet}; do
         run "$config-fromposition" "$config" --base 60 --inc 0 --games 1 --color black \
             --fen "r1bqkb1r/pppp1ppp/2n2n2/4p1N1/2B1P3/8/PPPP1PPP/RNBQK2R b KQkq - 5 4"
     done
@@ -85,6 +87,19 @@ if [ "$WHAT" = edges ] || [ "$WHAT" = all ]; then
         --set engine.xboard_options.Opening=~ --set engine.xboard_options.Frames=~ \
         --set engine.xboard_options.IllegalMoves=play
     edge deadend-cecp 1k-zx-chess-cecp
+    # The same on the bot's first move (the position before 1...d4 2.e4 is
+    # not needed: set it up with White's pawn already on e4).
+    first() {
+        name=$1 config=$2
+        shift 2
+        run "$name" "$config" --games 1 --color black --fen "7k/8/5N2/8/3pP3/3P4/8/4K1R1 b - e3 0 1" "$@"
+    }
+    first deadend-uci-first-move 1k-zx-chess
+    first deadend-cecp-first-move 1k-zx-chess-cecp
+    first illegal-uci-first-move chesskelet
+fi
+
+if [ "$WHAT" = edges ] || [ "$WHAT" = lowclock ] || [ "$WHAT" = all ]; then
     # A hang: less time left than move_overhead, so lichess-bot passes 1 ms
     # and the search is cut (1K ZX Chess needs 4-7 M T-states). Joined after
     # 1.e4 e5 2.Nf3 at 60+1 with 0.9 s on the bot's clock: lichess-bot's
@@ -113,7 +128,7 @@ for path in sorted(glob.glob(os.path.join(out, "*.jsonl"))):
     def program_s(g):  # the program's own illegal move or dead end, which the adapter reports
         return any("illegal move" in n or "dead end" in n for n in g["engine_notes"])
     fail = sum(1 for g in games if g["errors"] - 2 * g["illegal"] > 0 or g["after_end"]
-               or g["status"] == "aborted" or (g["refused"] and not program_s(g))
+               or (g["status"] == "aborted" and not program_s(g)) or (g["refused"] and not program_s(g))
                or (g["status"] in ("outoftime", "resign") and g["bot_result"] == "loss" and not program_s(g)))
     plies = [g["plies"] for g in games]
     print(f"{os.path.basename(path)[:-6]:44} {len(games):>5} {wdl['win']}-{wdl['draw']}-{wdl['loss']:<3}  "

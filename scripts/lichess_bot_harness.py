@@ -104,6 +104,7 @@ class GameStream(requests.models.Response):
     def iter_lines(self, chunk_size: int | None = 512, decode_unicode: bool = False,
                    delimiter: str | bytes | None = None) -> Generator[bytes, None, None]:
         state = dict(self.now.get("state", self.full["state"]))
+        self.now["opened"] = True
         yield json.dumps(dict(self.full, state=state)).encode()
         if state["status"] != "started":
             return
@@ -261,6 +262,9 @@ class Server:
     def play(self) -> None:
         if self.over():
             return
+        # The clocks start when lichess-bot has the game (a game joined under way: its moves are made).
+        while not self.now.get("opened"):
+            time.sleep(0.01)
         while True:
             side = self.board.turn
             start = time.monotonic()

@@ -39,6 +39,7 @@ import sys
 
 import chess
 import chess.engine
+from play_games import Transcript  # python-chess's debug log of the engine's lines ("> LINE")
 
 CRAFTED = "7k/8/5N2/8/3pP3/3P4/8/4K1R1 b - e3 0 2"
 
@@ -106,23 +107,10 @@ def popen(engine, cmd):
     fail(f"protocol {engine['protocol']!r}")
 
 
-class Lines(logging.Handler):
-    """python-chess logs every line from the engine (`>> LINE`) at DEBUG."""
-
-    def __init__(self):
-        super().__init__(logging.DEBUG)
-        self.lines = []
-
-    def emit(self, record):
-        text = record.getMessage()
-        if ">> " in text:
-            self.lines.append(text.split(">> ", 1)[1])
-
-
 def seeds_said(lines):
     out = []
     for line in lines:
-        for prefix in ("info string seed ", "# seed "):
+        for prefix in ("> info string seed ", "> # seed "):
             if line.startswith(prefix):
                 out.append(int(line[len(prefix):]))
     return out
@@ -165,7 +153,7 @@ def check(binary, path):
     for key, text in greetings(path).items():
         if len(text.replace("{me}", "x" * 20).replace("{opponent}", "x" * 20)) > 140:
             fail(f"{name}: greeting {key} is over 140 characters with a 20-letter name: {text!r}")
-    lines = Lines()
+    lines = Transcript()
     logging.getLogger("chess.engine").addHandler(lines)
     logging.getLogger("chess.engine").setLevel(logging.DEBUG)
 

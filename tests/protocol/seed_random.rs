@@ -48,22 +48,27 @@ fn uci_draws_a_fresh_seed_each_game_and_the_seed_replays_it() {
     assert!(again.is_empty(), "a set seed is not redrawn: {again:?}");
 }
 
+/// Runs `retrochess ARGS` on `input`: two new games must say two different
+/// seeds after `prefix`.
+fn two_fresh_seeds(args: &[&str], input: &str, prefix: &str) {
+    let (ok, out, err) = common::retrochess(args, input);
+    assert!(ok, "{err}");
+    let drawn = seeds(&out, prefix);
+    assert!(drawn.len() == 2 && drawn[0] != drawn[1], "{out}");
+}
+
 #[test]
 fn cecp_and_hub_say_the_seed_they_draw() {
-    let (ok, out, err) = common::retrochess(
+    two_fresh_seeds(
         &["xboard", "--engine", "1k-zx-chess"],
         "xboard\nprotover 2\noption Seed=random\nnew\nnew\nquit\n",
+        "# seed ",
     );
-    assert!(ok, "{err}");
-    let drawn = seeds(&out, "# seed ");
-    assert!(drawn.len() == 2 && drawn[0] != drawn[1], "{out}");
-    let (ok, out, err) = common::retrochess(
+    two_fresh_seeds(
         &["hub", "--engine", "samuel-f8"],
         "hub\nset-param name=Seed value=random\ninit\nnew-game\nnew-game\nquit\n",
+        "info seed=",
     );
-    assert!(ok, "{err}");
-    let drawn = seeds(&out, "info seed=");
-    assert!(drawn.len() == 2 && drawn[0] != drawn[1], "{out}");
     // The default: no seed drawn, none said.
     let (ok, out, _) = common::retrochess(&["hub"], "hub\ninit\nnew-game\nquit\n");
     assert!(ok && !out.contains("seed="), "{out}");
@@ -77,14 +82,12 @@ fn cecp_and_hub_say_the_seed_they_draw() {
 #[test]
 fn the_command_line_sets_the_front_ends_own_options() {
     // Detected from the first line, as lichess-bot starts it.
-    let (ok, out, err) = common::retrochess(
+    two_fresh_seeds(
         &["--engine=chesskelet", "--core=own", "--option=Seed=random"],
         "uci\nucinewgame\nucinewgame\nisready\nquit\n",
+        "info string seed ",
     );
-    assert!(ok, "{err}");
-    let drawn = seeds(&out, "info string seed ");
-    assert!(drawn.len() == 2 && drawn[0] != drawn[1], "{out}");
-    let (ok, out, err) = common::retrochess(
+    two_fresh_seeds(
         &[
             "xboard",
             "--engine",
@@ -93,10 +96,8 @@ fn the_command_line_sets_the_front_ends_own_options() {
             "Seed=random",
         ],
         "xboard\nprotover 2\nnew\nnew\nquit\n",
+        "# seed ",
     );
-    assert!(ok, "{err}");
-    let drawn = seeds(&out, "# seed ");
-    assert!(drawn.len() == 2 && drawn[0] != drawn[1], "{out}");
     // The others show as the defaults the GUI sees, and a number seeds the
     // game as `--seed` does.
     let (ok, out, err) = common::retrochess(
