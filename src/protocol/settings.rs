@@ -5,7 +5,27 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::engines::{EngineInfo, EngineOptions, Entry, OptionKind, OptionSpec};
+use crate::engines::{BadValue, EngineInfo, EngineOptions, Entry, OptionKind, OptionSpec};
+
+/// Why an option was not set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SettingError {
+    /// No option of this name (as given).
+    Unknown(String),
+    /// The option refuses the value.
+    Value(BadValue),
+}
+
+impl fmt::Display for SettingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SettingError::Unknown(name) => write!(f, "unknown option {name:?}"),
+            SettingError::Value(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for SettingError {}
 
 /// What to do when the program plays an illegal move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -149,19 +169,19 @@ impl Settings {
     /// Sets option `name` (case-insensitive, as UCI allows) to `value`.
     ///
     /// # Errors
-    /// Unknown option or a value out of range, with a message for the GUI.
-    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, String> {
+    /// Unknown option or a value out of range.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, SettingError> {
         let value = value.map(str::trim).unwrap_or("");
         let spec = self
             .specs()
             .into_iter()
             .find(|s| s.name.eq_ignore_ascii_case(name))
-            .ok_or_else(|| format!("unknown option {name:?}"))?;
+            .ok_or_else(|| SettingError::Unknown(name.to_string()))?;
         if spec.name == "Seed" && value.eq_ignore_ascii_case("random") {
             self.fresh_seed = true;
             return Ok(Change::Value);
         }
-        let value = spec.check(value)?;
+        let value = spec.check(value).map_err(SettingError::Value)?;
         match spec.name {
             "Seed" => {
                 self.fresh_seed = false;
@@ -311,10 +331,9 @@ mod tests {
             ]
         );
         let mut s = settings("chesskelet");
-        assert!(
-            s.set("Opening", Some("think"))
-                .unwrap_err()
-                .contains("unknown option")
+        assert_eq!(
+            s.set("Opening", Some("think")),
+            Err(SettingError::Unknown("Opening".into()))
         );
         assert!(s.set("Frames", Some("fast")).is_err());
     }
