@@ -35,8 +35,10 @@
 #   OUT_DIR  where the PGN/PDN files and tables go (default ladder/): the
 #            chess games in OUT_DIR/chess, the draughts in OUT_DIR/draughts.
 #   PART     stockfish (the chess games without a retro engine), retro (the
-#            chess games with one), draughts, rate (the tables and charts);
-#            default all four.
+#            chess games with one: retro-robin, their round robin with the
+#            random mover, and retro-rungs, each against the 30% rung, which
+#            may run at once), draughts, rate (the tables and charts);
+#            default stockfish retro draughts rate.
 # Environment: RETROCHESS (the binary, default retrochess on PATH),
 # STOCKFISH (default /usr/games/stockfish), NODES (5000), SHARDS (each match
 # is played as this many shards under GNU parallel, default 2), JOBS (shards
@@ -95,14 +97,18 @@ for part in $parts; do
     play chess sf1500-1800 200 chess -e "$(sfat 1500)" -e "$(sfat 1800)"
     play chess d12-1500 100 chess -e "$d12" -e "$(sfat 1500)"
     ;;
-  retro)
+  retro | retro-robin | retro-rungs)
     retro=$("$rc" engines | awk '$2 == "chess" {print $1}')
-    set --
-    for e in $retro; do set -- "$@" -e "$e"; done
-    play chess retro 200 chess "$@" -e random
-    for e in $retro random; do
-      play chess "$e-d30" 200 chess -e "$e" -e "$d30"
-    done
+    if [ "$part" != retro-rungs ]; then
+      set --
+      for e in $retro; do set -- "$@" -e "$e"; done
+      play chess retro 100 chess "$@" -e random
+    fi
+    if [ "$part" != retro-robin ]; then
+      for e in $retro random; do
+        play chess "$e-d30" 150 chess -e "$e" -e "$d30"
+      done
+    fi
     ;;
   draughts)
     set -- -e random
@@ -131,7 +137,7 @@ for part in $parts; do
     cat "$out/chess-ratings.txt" "$out/draughts-ratings.txt"
     ;;
   *)
-    echo "ladder.sh: unknown part $part (stockfish, retro, draughts, rate)" >&2
+    echo "ladder.sh: unknown part $part (stockfish, retro, retro-robin, retro-rungs, draughts, rate)" >&2
     exit 2
     ;;
   esac

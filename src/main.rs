@@ -59,12 +59,13 @@ struct EngineArgs {
     /// ignore it.
     #[arg(long = "option", value_name = "NAME=VALUE", global = true)]
     driver_options: Vec<String>,
-    /// Z80 core: z80emu (exact T-states, the default); own (ours: the same T-states and
-    /// results); iz80 (reproduces games recorded before z80emu became the default; it
-    /// counts JR cc not taken as 8 T-states and JP cc as 7 not taken, 12 taken, the Z80 manual
-    /// says 7 and 10); lockstep (z80emu and iz80 compared after every instruction; slow);
-    /// lockstep-own (z80emu and ours compared exactly after every instruction; slow).
-    #[arg(long, value_enum, default_value = "z80emu", global = true)]
+    /// Z80 core: own (ours, the default: exact T-states, 2–3× as fast as z80emu); z80emu
+    /// (the same T-states and results; the default before ours); iz80 (reproduces games
+    /// recorded before z80emu became the default; it counts JR cc not taken as 8 T-states and
+    /// JP cc as 7 not taken, 12 taken, the Z80 manual says 7 and 10); lockstep (z80emu and
+    /// iz80 compared after every instruction; slow); lockstep-own (z80emu and ours compared
+    /// exactly after every instruction; slow).
+    #[arg(long, value_enum, default_value = "own", global = true)]
     core: CoreArg,
 }
 

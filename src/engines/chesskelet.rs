@@ -61,10 +61,28 @@
 //!   [`CYCLE_STACK`] and, below it, reloads the program and injects the
 //!   position instead (tapes/CHESSKELET.md, "Long games").
 //! - Reading the move: the board printed after the reply is compared with
-//!   the board before it; the changed squares give the move (two pairs with
-//!   a king: castling; a pawn turned queen: promotion). The board page at
-//!   0x8000 must show the same board, and the move must be the one the
-//!   program chose.
+//!   the board before it (the board page when the program chose, turned
+//!   round); the changed squares give the move (two pairs with a king:
+//!   castling; a pawn turned queen: promotion). The board page at 0x8000
+//!   must show the same board, and the move must be the one the program
+//!   chose. Otherwise the program changed its board beyond the move — the
+//!   full build's castling code fires for a queen stepping up-left, and
+//!   leaves a stray byte on the rook's corner on the computer's side
+//!   ([`Skeleton::quirk`]) — and the reply is the chosen move with the
+//!   board page before and after ([`Played::Astray`]): the rules say what
+//!   the program did, never "cannot read".
+//!
+//! # Its own board
+//! After such a reply the machine's board is the program's own, not the
+//! game's, and it stays so, as on the real machine (a person would type the
+//! next move into it): where the game goes on with the chosen move (legal
+//! by itself; `IllegalMoves play`), the opponent's next move is typed and
+//! must be taken in as a plain move on the program's own board (board
+//! check against its board before, the move made, turned round as `revboa`
+//! does); its next reply is read from its own boards and judged against the
+//! game. A move it refuses or takes its own way, a new game or position:
+//! the game's position is injected on a machine booted afresh, as ever
+//! (tapes/CHESSKELET.md, "How the arbiter reads these").
 //!
 //! # Score and nodes
 //! The chooser's best evaluation (register C at its last `pop bc`) is
@@ -912,32 +930,48 @@ impl Skeleton {
                 .as_ref()
                 .map_or(String::new(), |q| format!(" ({})", q.words))
         );
-        Ok(Played::Astray(Astray {
+        Ok(Played::Astray(Box::new(Astray {
             wire,
             before: program_board(&self.page_before, engine),
             after: program_board(&after_page, person),
             quirk,
-        }))
+        })))
     }
 
-    /// The full build's long-castling test (`casroo`, seed 001 chapter 9:
-    /// piece + origin − target = `$38`, the king's `$36 + $74 − $72`) holds
-    /// for a queen (`$27`) stepping one square up-left in the mover's view
-    /// (origin − target = `$11`): `aftsid` then also writes D (0 on the
-    /// person's side, a stray byte on the computer's) on a1 and a rook on
-    /// d1 — and a queen that started on d1 is read back as that rook.
+    /// What the full build's castling code (`casroo`, seed 001 chapter 9)
+    /// did, where it fired. Its long-castling test, piece + origin −
+    /// target = `$38` (the king's `$36 + $74 − $72`), holds as well for a
+    /// queen (`$27`) stepping one square up-left in the mover's view
+    /// (origin − target = `$11`): `aftsid` then also erases a1 and writes a
+    /// rook on d1 — and a queen that started on d1 is read back as that
+    /// rook and lands on the target as one. And the rook's corner is
+    /// "erased" with D, which the comment says is 0: on the person's side
+    /// it is, on the computer's D still holds the origin of the last
+    /// candidate its chooser weighed, so even a true castling leaves that
+    /// byte on a1 or h1 (tapes/CHESSKELET.md, "Quirks").
     fn quirk(&self, choice: &Choice, from: Square, to: Square) -> Option<Quirk> {
         let piece = self.page_before[usize::from(choice.from)];
         let test = piece.wrapping_add(choice.from).wrapping_sub(choice.to);
-        (self.build.features && test == 0x38 && role_of(piece) != Some(Role::King)).then(|| {
-            let letter = role_of(piece).map_or('?', |r| r.upper_char());
-            Quirk {
-                kind: "long-castling test",
+        if !self.build.features || (test != 0x38 && test != 0x34) {
+            return None;
+        }
+        let letter = role_of(piece).map_or('?', |r| r.upper_char());
+        if role_of(piece) == Some(Role::King) {
+            return Some(Quirk {
+                kind: "castling's stray byte",
                 words: format!(
-                    "its long-castling test (piece + origin - target = $38) took \
-                     {letter}{from}-{to} for castling"
+                    "its castling {letter}{from}-{to} erased the rook's corner with D, which is \
+                     0 only on the person's side (on the computer's it holds the origin of the \
+                     last candidate weighed)"
                 ),
-            }
+            });
+        }
+        (test == 0x38).then(|| Quirk {
+            kind: "long-castling test",
+            words: format!(
+                "its long-castling test (piece + origin - target = $38) took \
+                 {letter}{from}-{to} for castling"
+            ),
         })
     }
 }
@@ -1043,10 +1077,9 @@ impl Program for Skeleton {
     fn board_check(&mut self, keys: &str, game: &Game<ChessRules>) -> Result<Check, EngineError> {
         let page = self.session.board();
         let expected = match (self.own_board, self.typed_from.take()) {
-            (true, Some(from_page)) => match typed_squares(keys) {
-                Some((f, t)) => Some(reversed(&plain_move(&from_page, f, t))),
-                None => None,
-            },
+            (true, Some(from_page)) => {
+                typed_squares(keys).map(|(f, t)| reversed(&plain_move(&from_page, f, t)))
+            }
             _ => Some(board_page(game.position(), game.turn())),
         };
         Ok(if expected == Some(page) {

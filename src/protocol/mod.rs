@@ -27,6 +27,7 @@ use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::sync::mpsc;
 use std::thread;
+use std::time::Instant;
 
 use crate::engines::{self, Catalogue, EngineError, EngineOptions, GameKind};
 use crate::rules::chess::ChessRules;
@@ -124,6 +125,9 @@ pub enum ProtocolError {
     Stdout(io::Error),
     /// The engine's thread ended.
     WorkerGone,
+    /// A front end's own option given on the command line
+    /// (`--option IllegalMoves=maybe`) refused its value.
+    Option(String),
 }
 
 impl fmt::Display for ProtocolError {
@@ -135,6 +139,7 @@ impl fmt::Display for ProtocolError {
             }
             ProtocolError::Stdout(e) => write!(f, "stdout: {e}"),
             ProtocolError::WorkerGone => write!(f, "the engine thread is gone"),
+            ProtocolError::Option(e) => f.write_str(e),
         }
     }
 }
@@ -211,7 +216,8 @@ where
             engine: engine.to_string(),
         });
     }
-    let settings = Settings::new(&entry, options.clone());
+    let settings = Settings::from_command_line(&entry, options).map_err(ProtocolError::Option)?;
+    let options = settings.engine.clone();
     let info = entry.info;
     let lines = Lines {
         first: first_line,
@@ -264,11 +270,11 @@ where
         mut output,
     } = lines;
     let (inputs, rx) = mpsc::channel::<Input<R>>();
-    let (jobs, job_rx) = mpsc::channel::<Job<R>>();
+    let (jobs, job_rx) = mpsc::channel::<(Job<R>, Instant)>();
     let to_main = inputs.clone();
     thread::spawn(move || {
-        for job in job_rx {
-            if let Some(input) = worker.run(job)
+        for (job, arrived) in job_rx {
+            if let Some(input) = worker.run(job, arrived)
                 && to_main.send(input).is_err()
             {
                 break;
@@ -285,6 +291,8 @@ where
 
     let out = &mut output;
     while let Ok(input) = rx.recv() {
+        // Where the deadline of a search this input starts counts from.
+        let arrived = Instant::now();
         if let Input::Line(line) = &input {
             log::debug!(">engine: {line}");
         }
@@ -297,7 +305,9 @@ where
                         .map_err(ProtocolError::Stdout)?;
                 }
                 Action::Note(note) => eprintln!("retrochess: {note}"),
-                Action::Job(job) => jobs.send(job).map_err(|_| ProtocolError::WorkerGone)?,
+                Action::Job(job) => jobs
+                    .send((job, arrived))
+                    .map_err(|_| ProtocolError::WorkerGone)?,
                 Action::WakeAfter(delay, token) => {
                     let timer = inputs.clone();
                     thread::spawn(move || {

@@ -116,6 +116,42 @@ impl Settings {
         }
     }
 
+    /// The settings of `entry` for a front end started from the command
+    /// line: `engine.values` may also name the front ends' own options
+    /// (`--option Seed=random`, `--option IllegalMoves=resign`), which are
+    /// set here, as a GUI's `setoption` would set them, and leave the
+    /// driver's values. A manager that cannot send a value its client
+    /// library refuses (python-chess refuses `random` for the spin `Seed`,
+    /// so lichess-bot cannot set it) passes it this way.
+    ///
+    /// # Errors
+    /// A value the option refuses, with the option named.
+    pub fn from_command_line(entry: &Entry, mut engine: EngineOptions) -> Result<Settings, String> {
+        let own = [
+            "Seed",
+            "IllegalMoves",
+            "AuthenticTiming",
+            "TimeScale",
+            "ShowScreen",
+        ];
+        let presets: Vec<(String, String)> = engine
+            .values
+            .iter()
+            .filter(|(name, _)| own.iter().any(|o| o.eq_ignore_ascii_case(name)))
+            .map(|(n, v)| (n.clone(), v.clone()))
+            .collect();
+        for (name, _) in &presets {
+            engine.values.remove(name);
+        }
+        let mut settings = Settings::new(entry, engine);
+        for (name, value) in presets {
+            settings
+                .set(&name, Some(&value))
+                .map_err(|e| format!("--option {name}={value}: {e}"))?;
+        }
+        Ok(settings)
+    }
+
     /// The options, with the current values as defaults (the seed given on
     /// the command line is the default a GUI shows).
     pub fn specs(&self) -> Vec<OptionSpec> {
@@ -296,6 +332,24 @@ mod tests {
             assert!(s.set(name, *value).is_err(), "{name} {value:?}");
         }
         assert_eq!(s.time_scale, 50, "a refused value changes nothing");
+    }
+
+    #[test]
+    fn the_command_line_presets_the_front_ends_options() {
+        let entry = crate::engines::entry("1k-zx-chess").unwrap();
+        let options = EngineOptions::default()
+            .with("seed", "random")
+            .with("IllegalMoves", "resign")
+            .with("Opening", "think");
+        let s = Settings::from_command_line(&entry, options).unwrap();
+        assert!(s.fresh_seed);
+        assert_eq!(s.illegal, IllegalPolicy::Resign);
+        // The driver keeps its own options and never sees the front ends'.
+        assert_eq!(s.engine.value("Opening"), Some("think"));
+        assert_eq!(s.engine.values.len(), 1, "{:?}", s.engine.values);
+        let bad = EngineOptions::default().with("TimeScale", "0");
+        let e = Settings::from_command_line(&entry, bad).unwrap_err();
+        assert!(e.starts_with("--option TimeScale=0: "), "{e}");
     }
 
     fn settings(id: &str) -> Settings {

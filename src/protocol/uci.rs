@@ -31,8 +31,8 @@
 //! the lines shown, and the count. `bestmove` is the program's move, judged
 //! as always.
 //!
-//! `debug on` adds `info string` lines on how the clock became a T-state
-//! budget and on `go` limits the programs cannot honour (`depth`, `nodes`,
+//! `debug on` adds `info string` lines on when the clock's deadline cuts a
+//! program still thinking ([`super::clock`]) and on `go` limits the programs cannot honour (`depth`, `nodes`,
 //! `mate`: they think their own fixed way).
 
 use std::time::Duration;
@@ -241,15 +241,17 @@ impl Uci {
         }
         let searchmoves = go.searchmoves;
         if self.debug {
-            let (limits, budget) = self.desk.budget(&clock);
-            out.push(info_string(&format!(
-                "budget {budget} T-states ({} allowed, host emulates ~{:.0} MHz)",
-                limits.ceiling.map_or("no limit".to_string(), |l| format!(
-                    "up to {} ms",
-                    l.as_millis()
-                )),
-                self.desk.speed.rate() / 1e6
-            )));
+            let limits = Desk::<ChessRules, Vec<UciMove>>::limits(&clock, mode);
+            out.push(info_string(&match limits.deadline {
+                Some(d) => format!(
+                    "cut if still thinking {} ms after go, when the clock runs out",
+                    d.as_millis()
+                ),
+                None => format!(
+                    "no deadline: the program may take {} T-states before it is called hung",
+                    limits.budget()
+                ),
+            }));
         }
         if let Some(ending) = self
             .game
@@ -346,7 +348,8 @@ impl Uci {
         }
         if let Some(problem) = &verdict.problem {
             lines.push(format!("info string {problem}"));
-            if verdict.send.is_none() && matches!(reply.played, Played::Move(_)) {
+            if verdict.send.is_none() && matches!(reply.played, Played::Move(_) | Played::Astray(_))
+            {
                 lines.push(
                     "info string IllegalMoves is resign: UCI has no resignation, so bestmove 0000"
                         .to_string(),
@@ -875,6 +878,7 @@ mod tests {
             id,
             result: Ok(played),
             host: Duration::from_millis(12),
+            waited: Duration::ZERO,
             screen: None,
         })
     }
@@ -1184,9 +1188,10 @@ mod tests {
         let actions = feed(&mut u, "go wtime 60000 btime 60000 winc 1000 binc 1000");
         let request = job(&actions).unwrap();
         assert_eq!(request.game.moves().len(), 1);
-        assert!(
-            request.budget > 6_000_000,
-            "the clock allows far more than a move needs"
+        assert_eq!(
+            request.deadline,
+            Some(Duration::from_millis(60_000)),
+            "cut only if still thinking when the clock runs out"
         );
         let id = request.id;
         assert_eq!(

@@ -762,7 +762,7 @@ impl Xboard {
             (Some(m), Some(problem), _) => {
                 lines.push(format!("# {problem}"));
                 lines.push(format!("move {m}"));
-                match verdict.follows.clone() {
+                match verdict.follows {
                     // Legal by itself (the program's board went astray):
                     // the GUI plays it, and so does our game.
                     Some(follows) => {
@@ -776,7 +776,7 @@ impl Xboard {
                     None => self.force = true,
                 }
             }
-            (None, Some(problem), Played::Move(_)) => {
+            (None, Some(problem), Played::Move(_) | Played::Astray(_)) => {
                 lines.push(format!("tellusererror {problem}"));
                 lines.push("resign".to_string());
                 self.force = true;
@@ -1085,6 +1085,7 @@ mod tests {
                 path: InputPath::Typed("2E4E".into()),
             }),
             host: Duration::from_millis(20),
+            waited: Duration::ZERO,
             screen: None,
         })
     }
@@ -1481,6 +1482,7 @@ mod tests {
             id,
             result: Err(SearchError::Engine(EngineError::Unreadable("blank".into()))),
             host: Duration::ZERO,
+            waited: Duration::ZERO,
             screen: None,
         });
         assert_eq!(

@@ -111,7 +111,7 @@ fn rated(files: &[&Path]) -> BTreeMap<String, [u32; 3]> {
 fn agree(path: &Path, games: usize) -> Vec<Row> {
     let rows = peer_read(path);
     assert_eq!(rows.len(), games, "{}", path.display());
-    let chess = !path.extension().is_some_and(|e| e == "pdn");
+    let chess = path.extension().is_none_or(|e| e != "pdn");
     assert_eq!(
         rated(&[path]),
         credited(&rows, chess),

@@ -290,3 +290,47 @@ fn the_programs_illegal_move_ends_the_game_as_illegal_moves_says() {
         assert!(record.contains("[Result \"0-1\"]"), "{record}");
     }
 }
+
+/// ChesSkelet's long-castling test on the page (issue 33): the game ends as
+/// `IllegalMoves` says for an illegal move, with what the program did to
+/// its board, read from it, as the reason.
+#[test]
+fn the_long_castling_test_ends_the_game_as_illegal_moves_says() {
+    let s = serve(&[]);
+    let a = s.addr.as_str();
+    for (setting, words) in [
+        (
+            "play",
+            "IllegalMoves=play passes it on and the arbiter refuses it",
+        ),
+        ("resign", "IllegalMoves=resign: it resigns instead"),
+    ] {
+        let form = format!("engine=chesskelet&color=black&seed=1&illegal={setting}");
+        let (st, body) = http(a, "POST", "/api/games", &form);
+        assert_eq!(st, 201, "{body}");
+        let id = field(&body, "id");
+        let mut last = String::new();
+        for m in common::LONG_CASTLING_FROM_START {
+            let (st, body) = http(
+                a,
+                "POST",
+                &format!("/api/games/{id}/move"),
+                &format!("move={m}"),
+            );
+            assert_eq!(st, 200, "{m}: {body}");
+            last = body;
+        }
+        assert!(
+            last.contains(
+                "\"illegal\":\"its long-castling test (piece + origin - target = $38) took \
+                 Qb7-a8 for castling: the white queen went from b7 to a8, taking the black \
+                 rook; a white rook appeared on d1; the white rook on a1 gave way to 0x"
+            ),
+            "{last}"
+        );
+        assert!(field(&last, "over").contains(words), "{last}");
+        assert!(!last.contains("cannot read"), "{last}");
+        let (_, record) = http(a, "GET", &format!("/api/games/{id}/record"), "");
+        assert!(record.contains("[Result \"0-1\"]"), "{record}");
+    }
+}
