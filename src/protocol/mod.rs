@@ -127,7 +127,7 @@ pub enum ProtocolError {
     WorkerGone,
     /// A front end's own option given on the command line
     /// (`--option IllegalMoves=maybe`) refused its value.
-    Option(String),
+    Option(settings::PresetError),
 }
 
 impl fmt::Display for ProtocolError {
@@ -139,7 +139,7 @@ impl fmt::Display for ProtocolError {
             }
             ProtocolError::Stdout(e) => write!(f, "stdout: {e}"),
             ProtocolError::WorkerGone => write!(f, "the engine thread is gone"),
-            ProtocolError::Option(e) => f.write_str(e),
+            ProtocolError::Option(e) => e.fmt(f),
         }
     }
 }

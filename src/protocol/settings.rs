@@ -27,6 +27,24 @@ impl fmt::Display for SettingError {
 
 impl std::error::Error for SettingError {}
 
+/// A front end's own option given on the command line (`--option
+/// NAME=VALUE`) and refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PresetError {
+    pub name: String,
+    pub value: String,
+    pub error: SettingError,
+}
+
+impl fmt::Display for PresetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let PresetError { name, value, error } = self;
+        write!(f, "--option {name}={value}: {error}")
+    }
+}
+
+impl std::error::Error for PresetError {}
+
 /// What to do when the program plays an illegal move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IllegalPolicy {
@@ -126,7 +144,10 @@ impl Settings {
     ///
     /// # Errors
     /// A value the option refuses, with the option named.
-    pub fn from_command_line(entry: &Entry, mut engine: EngineOptions) -> Result<Settings, String> {
+    pub fn from_command_line(
+        entry: &Entry,
+        mut engine: EngineOptions,
+    ) -> Result<Settings, PresetError> {
         let own = [
             "Seed",
             "IllegalMoves",
@@ -147,7 +168,11 @@ impl Settings {
         for (name, value) in presets {
             settings
                 .set(&name, Some(&value))
-                .map_err(|e| format!("--option {name}={value}: {e}"))?;
+                .map_err(|error| PresetError {
+                    name: name.clone(),
+                    value: value.clone(),
+                    error,
+                })?;
         }
         Ok(settings)
     }
@@ -349,7 +374,8 @@ mod tests {
         assert_eq!(s.engine.values.len(), 1, "{:?}", s.engine.values);
         let bad = EngineOptions::default().with("TimeScale", "0");
         let e = Settings::from_command_line(&entry, bad).unwrap_err();
-        assert!(e.starts_with("--option TimeScale=0: "), "{e}");
+        assert_eq!((e.name.as_str(), e.value.as_str()), ("TimeScale", "0"));
+        assert!(e.to_string().starts_with("--option TimeScale=0: "), "{e}");
     }
 
     fn settings(id: &str) -> Settings {
