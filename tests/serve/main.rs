@@ -5,6 +5,7 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod json;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
