@@ -96,6 +96,13 @@ for part in $parts; do
     play chess sf1350-1800 300 chess -e "$a" -e "$(sfat 1800)"
     play chess sf1500-1800 200 chess -e "$(sfat 1500)" -e "$(sfat 1800)"
     play chess d12-1500 100 chess -e "$d12" -e "$(sfat 1500)"
+    # More games on the two links between the anchor and the 30% rung,
+    # which carry most of the retro engines' variance (another seed: other
+    # games, not copies).
+    seed=$((seed + 1))
+    play chess sf1350-d12-more 600 chess -e "$a" -e "$d12"
+    play chess d12-d30-more 500 chess -e "$d12" -e "$d30"
+    seed=$((seed - 1))
     ;;
   retro | retro-robin | retro-rungs)
     retro=$("$rc" engines | awk '$2 == "chess" {print $1}')

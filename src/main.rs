@@ -221,7 +221,7 @@ impl Side {
 impl EngineArgs {
     /// The engine options: `--frames` and `--think-first-move` are
     /// shorthands for the 1K ZX Chess driver's `Frames` and `Opening`.
-    fn options(&self) -> Result<EngineOptions, String> {
+    fn options(&self) -> Result<EngineOptions, cli::CliError> {
         let mut options = EngineOptions {
             seed: self.seed,
             tape: self.tape.clone(),
@@ -246,7 +246,7 @@ impl EngineArgs {
             let (name, value) = pair
                 .split_once('=')
                 .filter(|(n, _)| !n.trim().is_empty())
-                .ok_or_else(|| format!("--option {pair:?}: expected NAME=VALUE"))?;
+                .ok_or_else(|| cli::CliError::OptionPair(pair.clone()))?;
             options = options.with(name.trim(), value.trim());
         }
         Ok(options)
@@ -401,7 +401,7 @@ fn detect_and_serve(id: Option<String>, options: EngineOptions) -> Result<(), cl
         let n = std::io::stdin()
             .lock()
             .read_line(&mut first)
-            .map_err(|e| cli::CliError::Input(e.to_string()))?;
+            .map_err(cli::CliError::Input)?;
         if n == 0 {
             return Ok(());
         }
@@ -417,10 +417,6 @@ fn detect_and_serve(id: Option<String>, options: EngineOptions) -> Result<(), cl
             });
             Ok(protocol::serve(p, &id, options, Some(first))?)
         }
-        None => Err(cli::CliError::Input(format!(
-            "cannot tell the protocol from the first line {:?}: expected `uci`, `xboard` or `hub` \
-             (or run `retrochess uci` / `xboard` / `hub`, or `retrochess --help`)",
-            first.trim()
-        ))),
+        None => Err(cli::CliError::UnknownProtocol(first.trim().to_string())),
     }
 }

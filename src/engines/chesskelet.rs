@@ -120,7 +120,7 @@ use log::info;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, File, Position, Rank, Role, Square};
 
-use super::driver::{Check, Driver, Injecting, Program, Read, TakenIn, Track};
+use super::driver::{Check, Driver, Injecting, Program, Read, TakenIn, Track, Untypable};
 use super::{
     Candidate, EngineError, EngineInfo, EngineOptions, Entry, Hang, Played, Thoughts, Ties,
 };
@@ -613,6 +613,7 @@ impl Session {
 ///
 /// # Errors
 /// The squares that changed are not one move.
+// String error: a leaf reading of two printed boards whose message is the whole reason.
 pub fn move_from_boards(
     before: &[[char; 8]; 8],
     after: &[[char; 8]; 8],
@@ -1023,18 +1024,15 @@ impl Program for Skeleton {
         &mut self,
         track: Option<&Track<ChessRules>>,
         game: &Game<ChessRules>,
-    ) -> Result<String, String> {
+    ) -> Result<String, Untypable> {
         // What an unfinished reply left on this machine is not this search.
         drop(self.session.evaluations());
         self.reached = None;
         let sp = self.session.zx.sp();
         if sp < STACK_FLOOR + CYCLE_STACK {
-            return Err(format!(
-                "the program's stack is down to 0x{sp:04X}: one more move would overwrite \
-                 the ROM's channel area, which crashes a real Spectrum; reloaded"
-            ));
+            return Err(Untypable::StackLow(sp));
         }
-        let not = || "the position does not continue the machine's game".to_string();
+        let not = || Untypable::Diverged;
         let (root, moves, engine) = (game.root(), game.moves(), game.turn());
         let track = track.ok_or_else(not)?;
         if track.root != *root || track.engine.is_some_and(|e| e != engine) {
@@ -1307,7 +1305,7 @@ mod tests {
         );
         // The program to move first: the full build's own side switch.
         assert_eq!(full.keys(fresh.as_ref(), &game(&[])), Ok("s".into()));
-        let not = Err("the position does not continue the machine's game".to_string());
+        let not = Err(Untypable::Diverged);
         assert_eq!(full.keys(None, &game(&["e2e4"])), not);
         assert_eq!(full.keys(fresh.as_ref(), &game(&["e2e4", "e7e5"])), not);
         // A program that played Black: the person's keys in the person's view.

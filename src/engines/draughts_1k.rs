@@ -110,7 +110,7 @@
 
 use log::debug;
 
-use super::driver::{Driver, Injecting, Program, Read, Track};
+use super::driver::{Driver, Injecting, Program, Read, Track, Untypable};
 use super::{
     Candidate, EngineError, EngineInfo, EngineOptions, Entry, Hang, OptionSpec, Played, Thoughts,
     Ties,
@@ -372,8 +372,14 @@ impl Program for Routine {
     }
 
     /// The book's BASIC, which read the person's move, is not in the seed.
-    fn keys(&mut self, _: Option<&Track<Draughts>>, _: &Game<Draughts>) -> Result<String, String> {
-        Err("board written into the display file in place of the book's BASIC".to_string())
+    fn keys(
+        &mut self,
+        _: Option<&Track<Draughts>>,
+        _: &Game<Draughts>,
+    ) -> Result<String, Untypable> {
+        Err(Untypable::NoReader(
+            "board written into the display file in place of the book's BASIC",
+        ))
     }
 
     /// The whole board into the display file, as the BASIC would have

@@ -62,6 +62,44 @@ impl<R: Rules> Track<R> {
     }
 }
 
+/// Why a position is injected rather than typed as the program's keys
+/// ([`Program::keys`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Untypable {
+    /// The machine has no game (1K ZX Chess).
+    NoGame,
+    /// The game is not the machine's game and a move (1K ZX Chess).
+    NotContinued,
+    /// The position does not continue the machine's game (ChesSkelet).
+    Diverged,
+    /// A kind of move the program does not know (`castling`).
+    UnknownMove(&'static str),
+    /// The stack pointer is too low for another move cycle.
+    StackLow(u16),
+    /// The program's own reading of a move is not in the seed: what we do
+    /// instead.
+    NoReader(&'static str),
+}
+
+impl std::fmt::Display for Untypable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Untypable::NoGame => f.write_str("no game on the machine"),
+            Untypable::NotContinued => f.write_str("not a continuation of the game on the machine"),
+            Untypable::Diverged => f.write_str("the position does not continue the machine's game"),
+            Untypable::UnknownMove(what) => write!(f, "{what} is unknown to the program"),
+            Untypable::StackLow(sp) => write!(
+                f,
+                "the program's stack is down to 0x{sp:04X}: one more move would overwrite \
+                 the ROM's channel area, which crashes a real Spectrum; reloaded"
+            ),
+            Untypable::NoReader(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for Untypable {}
+
 /// How taking a typed move in ended ([`Program::take_in`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TakenIn {
@@ -169,12 +207,12 @@ pub trait Program: Send {
     /// why the position must be injected instead.
     ///
     /// # Errors
-    /// Why, in words for the person.
+    /// Why the move cannot be typed.
     fn keys(
         &mut self,
         track: Option<&Track<Self::Rules>>,
         game: &Game<Self::Rules>,
-    ) -> Result<String, String>;
+    ) -> Result<String, Untypable>;
 
     /// Runs after `keys` were typed until the program has taken the move in.
     fn take_in(&mut self, keys: &str, budget: u64) -> TakenIn {
@@ -302,7 +340,7 @@ impl<P: Program> Driver<P> {
         spent: &mut Spent,
     ) -> Result<Result<InputPath, (Stop, InputPath)>, EngineError> {
         let (why, injecting) = match self.program.keys(self.track.as_ref(), game) {
-            Err(why) => (why, Injecting::Instead),
+            Err(why) => (why.to_string(), Injecting::Instead),
             Ok(keys) => match self.type_in(&keys, game, budget)? {
                 Ok(()) => return Ok(Ok(InputPath::Typed(keys))),
                 Err(TypedOut::Hung(stop)) => return Ok(Err((stop, InputPath::Typed(keys)))),

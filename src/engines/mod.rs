@@ -30,7 +30,7 @@ use crate::rules::chess::ChessRules;
 use crate::rules::draughts::Draughts;
 use crate::rules::{Astray, Game, HangKind, Rules};
 
-pub use options::{FRAMES, OPENING, OptionKind, OptionSpec};
+pub use options::{BadValue, FRAMES, OPENING, OptionKind, OptionSpec, Takes};
 
 mod options;
 

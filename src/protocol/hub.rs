@@ -463,7 +463,7 @@ impl Hub {
             .desk
             .settings
             .set(name, Some(v))
-            .map_err(HubError::Param)?
+            .map_err(|e| HubError::Param(e.to_string()))?
         {
             Change::Value => {}
             Change::Recreate => out.push(Action::Job(Job::Recreate(

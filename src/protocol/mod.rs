@@ -85,16 +85,28 @@ impl Protocol {
     }
 }
 
+/// A `proto=` that names no protocol we speak (as given).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownProtocol(pub String);
+
+impl std::fmt::Display for UnknownProtocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown protocol {:?}: uci, xboard or hub", self.0)
+    }
+}
+
+impl std::error::Error for UnknownProtocol {}
+
 /// `proto=`: `uci`, `xboard` or `cecp`, `hub`.
 impl std::str::FromStr for Protocol {
-    type Err = String;
+    type Err = UnknownProtocol;
 
-    fn from_str(s: &str) -> Result<Protocol, String> {
+    fn from_str(s: &str) -> Result<Protocol, UnknownProtocol> {
         match s {
             "uci" => Ok(Protocol::Uci),
             "xboard" | "cecp" => Ok(Protocol::Xboard),
             "hub" => Ok(Protocol::Hub),
-            other => Err(format!("unknown protocol {other:?}: uci, xboard or hub")),
+            other => Err(UnknownProtocol(other.to_string())),
         }
     }
 }
@@ -115,7 +127,7 @@ pub enum ProtocolError {
     WorkerGone,
     /// A front end's own option given on the command line
     /// (`--option IllegalMoves=maybe`) refused its value.
-    Option(String),
+    Option(settings::PresetError),
 }
 
 impl fmt::Display for ProtocolError {
@@ -127,7 +139,7 @@ impl fmt::Display for ProtocolError {
             }
             ProtocolError::Stdout(e) => write!(f, "stdout: {e}"),
             ProtocolError::WorkerGone => write!(f, "the engine thread is gone"),
-            ProtocolError::Option(e) => f.write_str(e),
+            ProtocolError::Option(e) => e.fmt(f),
         }
     }
 }

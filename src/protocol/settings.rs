@@ -5,7 +5,45 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::engines::{EngineInfo, EngineOptions, Entry, OptionKind, OptionSpec};
+use crate::engines::{BadValue, EngineInfo, EngineOptions, Entry, OptionKind, OptionSpec};
+
+/// Why an option was not set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SettingError {
+    /// No option of this name (as given).
+    Unknown(String),
+    /// The option refuses the value.
+    Value(BadValue),
+}
+
+impl fmt::Display for SettingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SettingError::Unknown(name) => write!(f, "unknown option {name:?}"),
+            SettingError::Value(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for SettingError {}
+
+/// A front end's own option given on the command line (`--option
+/// NAME=VALUE`) and refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PresetError {
+    pub name: String,
+    pub value: String,
+    pub error: SettingError,
+}
+
+impl fmt::Display for PresetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let PresetError { name, value, error } = self;
+        write!(f, "--option {name}={value}: {error}")
+    }
+}
+
+impl std::error::Error for PresetError {}
 
 /// What to do when the program plays an illegal move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,7 +144,10 @@ impl Settings {
     ///
     /// # Errors
     /// A value the option refuses, with the option named.
-    pub fn from_command_line(entry: &Entry, mut engine: EngineOptions) -> Result<Settings, String> {
+    pub fn from_command_line(
+        entry: &Entry,
+        mut engine: EngineOptions,
+    ) -> Result<Settings, PresetError> {
         let own = [
             "Seed",
             "IllegalMoves",
@@ -127,7 +168,11 @@ impl Settings {
         for (name, value) in presets {
             settings
                 .set(&name, Some(&value))
-                .map_err(|e| format!("--option {name}={value}: {e}"))?;
+                .map_err(|error| PresetError {
+                    name: name.clone(),
+                    value: value.clone(),
+                    error,
+                })?;
         }
         Ok(settings)
     }
@@ -185,19 +230,19 @@ impl Settings {
     /// Sets option `name` (case-insensitive, as UCI allows) to `value`.
     ///
     /// # Errors
-    /// Unknown option or a value out of range, with a message for the GUI.
-    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, String> {
+    /// Unknown option or a value out of range.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, SettingError> {
         let value = value.map(str::trim).unwrap_or("");
         let spec = self
             .specs()
             .into_iter()
             .find(|s| s.name.eq_ignore_ascii_case(name))
-            .ok_or_else(|| format!("unknown option {name:?}"))?;
+            .ok_or_else(|| SettingError::Unknown(name.to_string()))?;
         if spec.name == "Seed" && value.eq_ignore_ascii_case("random") {
             self.fresh_seed = true;
             return Ok(Change::Value);
         }
-        let value = spec.check(value)?;
+        let value = spec.check(value).map_err(SettingError::Value)?;
         match spec.name {
             "Seed" => {
                 self.fresh_seed = false;
@@ -329,7 +374,8 @@ mod tests {
         assert_eq!(s.engine.values.len(), 1, "{:?}", s.engine.values);
         let bad = EngineOptions::default().with("TimeScale", "0");
         let e = Settings::from_command_line(&entry, bad).unwrap_err();
-        assert!(e.starts_with("--option TimeScale=0: "), "{e}");
+        assert_eq!((e.name.as_str(), e.value.as_str()), ("TimeScale", "0"));
+        assert!(e.to_string().starts_with("--option TimeScale=0: "), "{e}");
     }
 
     fn settings(id: &str) -> Settings {
@@ -365,10 +411,9 @@ mod tests {
             ]
         );
         let mut s = settings("chesskelet");
-        assert!(
-            s.set("Opening", Some("think"))
-                .unwrap_err()
-                .contains("unknown option")
+        assert_eq!(
+            s.set("Opening", Some("think")),
+            Err(SettingError::Unknown("Opening".into()))
         );
         assert!(s.set("Frames", Some("fast")).is_err());
     }

@@ -11,6 +11,7 @@
 use std::panic::{self, AssertUnwindSafe};
 use std::time::Instant;
 
+use super::clock::NO_CLOCK_BUDGET;
 use super::events::{Input, Job, SearchError, SearchRequest, Searched};
 use crate::engines::{Catalogue, Engine, EngineError, EngineOptions};
 use crate::machine::{Cut, ScreenStyle};
@@ -58,19 +59,23 @@ impl<R: Catalogue> Worker<R> {
 
     fn search(&mut self, request: SearchRequest<R>, arrived: Instant) -> Searched<R> {
         let start = Instant::now();
-        let cut = match request.deadline {
-            Some(after) => {
-                let deadline = arrived + after;
-                Cut::when(move || Instant::now() >= deadline)
-            }
-            None => Cut::never(),
+        // A clock so large that its deadline is past what `Instant` holds
+        // (`level 1 300000000000000000 …`) limits nothing: no deadline, and
+        // the hang guard of a search with no clock.
+        let (cut, budget) = match request.deadline.map(|after| arrived.checked_add(after)) {
+            Some(Some(deadline)) => (
+                Cut::when(move || Instant::now() >= deadline),
+                request.budget,
+            ),
+            Some(None) => (Cut::never(), request.budget.min(NO_CLOCK_BUDGET)),
+            None => (Cut::never(), request.budget),
         };
         // A driver must not panic, but if one does, the GUI still gets an
         // answer and the next search a fresh machine.
         let engine = &mut self.engine;
         engine.collect_candidates(request.thoughts);
         let result = panic::catch_unwind(AssertUnwindSafe(|| {
-            engine.play_until(&request.game, request.budget, &cut)
+            engine.play_until(&request.game, budget, &cut)
         }));
         let host = start.elapsed();
         let result = match result {

@@ -935,6 +935,7 @@ fn seconds(secs: f64) -> Option<Duration> {
 }
 
 /// `level MPS BASE INC`: BASE in minutes or `min:sec`, INC in seconds.
+// String error: a leaf parser whose message is the whole `Error (...)` reply to the GUI.
 fn parse_level(arg: &str) -> Result<Level, String> {
     let words: Vec<&str> = arg.split_whitespace().collect();
     let [mps, base, inc] = words.as_slice() else {
@@ -968,17 +969,33 @@ fn parse_level(arg: &str) -> Result<Level, String> {
     })
 }
 
+/// Why a `setboard` FEN or an `edit` board was refused (shakmaty's reason).
+#[derive(Debug)]
+enum SetupError {
+    Fen(shakmaty::fen::ParseFenError),
+    Position(Box<shakmaty::PositionError<Chess>>),
+}
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SetupError::Fen(e) => e.fmt(f),
+            SetupError::Position(e) => e.fmt(f),
+        }
+    }
+}
+
 /// A FEN for `setboard`.
-fn setboard(fen: &str) -> Result<Chess, String> {
-    let parsed: Fen = fen.parse().map_err(|e| format!("{e}"))?;
+fn setboard(fen: &str) -> Result<Chess, SetupError> {
+    let parsed: Fen = fen.parse().map_err(SetupError::Fen)?;
     parsed
         .into_position(CastlingMode::Standard)
-        .map_err(|e| format!("{e}"))
+        .map_err(|e| SetupError::Position(Box::new(e)))
 }
 
 /// The position an `edit` session made: castling where king and rook stand
 /// on their squares (as CECP assumes), no en passant.
-fn edited_position(board: Board, turn: Color) -> Result<Chess, String> {
+fn edited_position(board: Board, turn: Color) -> Result<Chess, SetupError> {
     let mut rights = Bitboard::EMPTY;
     for (color, king, rooks) in [
         (Color::White, Square::E1, [Square::A1, Square::H1]),
@@ -1013,7 +1030,7 @@ fn edited_position(board: Board, turn: Color) -> Result<Chess, String> {
         halfmoves: 0,
         fullmoves: std::num::NonZeroU32::MIN,
     };
-    Chess::from_setup(setup, CastlingMode::Standard).map_err(|e| e.to_string())
+    Chess::from_setup(setup, CastlingMode::Standard).map_err(|e| SetupError::Position(Box::new(e)))
 }
 
 /// A word shaped like a coordinate move (`e2e4`, `e7e8q`).

@@ -1,8 +1,11 @@
 //! Ratings from games: every player rated jointly by maximum likelihood
-//! ([`model`]: Bradley–Terry with a draw parameter and a prior of virtual
-//! draws), on a scale fixed by an anchor or by a mean of 0, with 95%
-//! intervals and likelihoods of superiority from a seeded bootstrap over
-//! the games. [`records`] reads the games from PGN and PDN files.
+//! ([`model`]: Bradley–Terry, a draw half a point by default or with
+//! Davidson's draw parameter, and a prior of virtual draws), on a scale
+//! fixed by an anchor or by a mean of 0, with 95% intervals and likelihoods
+//! of superiority from a seeded bootstrap over the games; a player whose
+//! games all had one result (where the bootstrap cannot vary) gets the
+//! profile likelihood's interval. [`records`] reads the games from PGN and
+//! PDN files; [`plot`] draws them.
 //!
 //! Only players connected by games can be rated on one scale: the group
 //! rated is the anchor's (or, without one, the largest), and the players

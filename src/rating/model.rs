@@ -1,6 +1,9 @@
-//! The rating model: Bradley–Terry with a draw parameter (Davidson 1970),
-//! every player fitted jointly by maximum likelihood, with a prior of
-//! virtual draws so that a perfect score stays finite.
+//! The rating model: Bradley–Terry, a draw half a win and half a loss
+//! ([`DrawModel::Halves`], the default) or with a draw parameter
+//! ([`DrawModel::Davidson`], Davidson 1970), every player fitted jointly by
+//! maximum likelihood, with a prior of virtual draws so that a perfect score
+//! stays finite; and [`profile_interval`], a rating's profile-likelihood
+//! interval.
 //!
 //! Player `i` has a strength `πᵢ = e^θᵢ`. In a game between `i` and `j`
 //!

@@ -12,7 +12,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move};
 
 use super::transport::Transport;
-use super::{MOVETIME_WITHOUT_CLOCK, move_limit};
+use super::{LaunchError, MOVETIME_WITHOUT_CLOCK, move_limit};
 use crate::rules::Game;
 use crate::rules::chess::ChessRules;
 use crate::runner::clock::MatchClock;
@@ -35,7 +35,7 @@ impl UciClient {
         mut t: Transport,
         options: &[(String, String)],
         startup: Duration,
-    ) -> Result<UciClient, String> {
+    ) -> Result<UciClient, LaunchError> {
         t.send("uci");
         t.wait_for(startup, |l| (l == "uciok").then_some(()))
             .map_err(|w| t.failed("uci", w, startup))?;
