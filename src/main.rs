@@ -59,12 +59,13 @@ struct EngineArgs {
     /// ignore it.
     #[arg(long = "option", value_name = "NAME=VALUE", global = true)]
     driver_options: Vec<String>,
-    /// Z80 core: z80emu (exact T-states, the default); own (ours: the same T-states and
-    /// results); iz80 (reproduces games recorded before z80emu became the default; it
-    /// counts JR cc not taken as 8 T-states and JP cc as 7 not taken, 12 taken, the Z80 manual
-    /// says 7 and 10); lockstep (z80emu and iz80 compared after every instruction; slow);
-    /// lockstep-own (z80emu and ours compared exactly after every instruction; slow).
-    #[arg(long, value_enum, default_value = "z80emu", global = true)]
+    /// Z80 core: own (ours, the default: exact T-states, 2–3× as fast as z80emu); z80emu
+    /// (the same T-states and results; the default before ours); iz80 (reproduces games
+    /// recorded before z80emu became the default; it counts JR cc not taken as 8 T-states and
+    /// JP cc as 7 not taken, 12 taken, the Z80 manual says 7 and 10); lockstep (z80emu and
+    /// iz80 compared after every instruction; slow); lockstep-own (z80emu and ours compared
+    /// exactly after every instruction; slow).
+    #[arg(long, value_enum, default_value = "own", global = true)]
     core: CoreArg,
 }
 
@@ -220,7 +221,7 @@ impl Side {
 impl EngineArgs {
     /// The engine options: `--frames` and `--think-first-move` are
     /// shorthands for the 1K ZX Chess driver's `Frames` and `Opening`.
-    fn options(&self) -> Result<EngineOptions, String> {
+    fn options(&self) -> Result<EngineOptions, cli::CliError> {
         let mut options = EngineOptions {
             seed: self.seed,
             tape: self.tape.clone(),
@@ -245,7 +246,7 @@ impl EngineArgs {
             let (name, value) = pair
                 .split_once('=')
                 .filter(|(n, _)| !n.trim().is_empty())
-                .ok_or_else(|| format!("--option {pair:?}: expected NAME=VALUE"))?;
+                .ok_or_else(|| cli::CliError::OptionPair(pair.clone()))?;
             options = options.with(name.trim(), value.trim());
         }
         Ok(options)
@@ -400,7 +401,7 @@ fn detect_and_serve(id: Option<String>, options: EngineOptions) -> Result<(), cl
         let n = std::io::stdin()
             .lock()
             .read_line(&mut first)
-            .map_err(|e| cli::CliError::Input(e.to_string()))?;
+            .map_err(cli::CliError::Input)?;
         if n == 0 {
             return Ok(());
         }
@@ -416,10 +417,6 @@ fn detect_and_serve(id: Option<String>, options: EngineOptions) -> Result<(), cl
             });
             Ok(protocol::serve(p, &id, options, Some(first))?)
         }
-        None => Err(cli::CliError::Input(format!(
-            "cannot tell the protocol from the first line {:?}: expected `uci`, `xboard` or `hub` \
-             (or run `retrochess uci` / `xboard` / `hub`, or `retrochess --help`)",
-            first.trim()
-        ))),
+        None => Err(cli::CliError::UnknownProtocol(first.trim().to_string())),
     }
 }

@@ -49,10 +49,10 @@ pub fn run(request: &Request, options: &EngineOptions) -> Result<(), CliError> {
     let text = match game_of(request.engine)? {
         GameKind::Chess => {
             if let Some(r) = request.rules {
-                return Err(CliError::Input(format!(
-                    "--rules {r}: {} plays chess; --rules chooses draughts rules",
-                    request.engine
-                )));
+                return Err(CliError::ChessRules {
+                    rules: r.to_string(),
+                    id: request.engine.to_string(),
+                });
             }
             explain(ChessRules, request, &options)?
         }
@@ -61,7 +61,7 @@ pub fn run(request: &Request, options: &EngineOptions) -> Result<(), CliError> {
                 .rules
                 .unwrap_or("english")
                 .parse()
-                .map_err(|e| CliError::Input(format!("--rules: {e}")))?;
+                .map_err(CliError::Rules)?;
             explain(Draughts::new(variant), request, &options)?
         }
     };
@@ -77,33 +77,29 @@ pub fn searching(id: &str, options: &EngineOptions) -> EngineOptions {
 /// The game the request describes, every move judged.
 fn setup<R: Typed>(rules: R, request: &Request) -> Result<Game<R>, CliError> {
     let root = match request.fen {
-        Some(fen) => rules
-            .parse_position(fen)
-            .map_err(|e| CliError::Input(format!("--fen: {e}")))?,
+        Some(fen) => rules.parse_position(fen).map_err(CliError::Fen)?,
         None => rules.initial(),
     };
     let mut game = Game::new(rules, root);
     for (i, text) in request.moves.split_whitespace().enumerate() {
-        let wire = game.rules().read(game.position(), text).map_err(|why| {
-            let why = if why.is_empty() {
-                String::new()
-            } else {
-                format!(": {why}")
-            };
-            CliError::Input(format!("move {} {text:?} is not a move{why}", i + 1))
-        })?;
+        let wire =
+            game.rules()
+                .read(game.position(), text)
+                .map_err(|why| CliError::UnreadableMove {
+                    n: i + 1,
+                    text: text.to_string(),
+                    why,
+                })?;
         if let Verdict::Illegal(_, why) = game.play_wire(&wire) {
-            return Err(CliError::Input(format!(
-                "move {} {text} is illegal: {why}",
-                i + 1
-            )));
+            return Err(CliError::IllegalMove {
+                n: i + 1,
+                text: text.to_string(),
+                why: why.to_string(),
+            });
         }
     }
     if let Some(end) = game.ending() {
-        return Err(CliError::Input(format!(
-            "the game is over ({}): there is no move to explain",
-            end.reason.words()
-        )));
+        return Err(CliError::GameOver(end.reason.words()));
     }
     Ok(game)
 }

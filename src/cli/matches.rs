@@ -4,6 +4,8 @@
 //! one); `--game draughts` with no engines is a round robin of the built-in
 //! draughts engines and `random`.
 
+use std::fmt;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -11,14 +13,16 @@ use std::time::Duration;
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 use retrochess::engines::{self, EngineOptions, GameKind};
-use retrochess::rules::Rules;
 use retrochess::rules::chess::ChessRules;
-use retrochess::rules::draughts::{Draughts, Variant};
-use retrochess::runner::openings::Opening;
-use retrochess::runner::pgnfile::PgnFile;
+use retrochess::rules::draughts::{Draughts, UnknownVariant, Variant};
+use retrochess::rules::{PositionError, Rules};
+use retrochess::runner::clock::TimeControlError;
+use retrochess::runner::openings::{Opening, OpeningError};
+use retrochess::runner::pgnfile::{PgnFile, PgnFileError};
 use retrochess::runner::player::{PlayerSpec, SpecError};
+use retrochess::runner::shard::ShardError;
 use retrochess::runner::{
-    self, IllegalRule, MatchConfig, MatchGame, Standing, Stopped, openings, pdn,
+    self, IllegalRule, MatchConfig, MatchError, MatchGame, Standing, Stopped, openings, pdn,
 };
 
 use super::CliError;
@@ -105,28 +109,123 @@ enum Illegal {
     Continue,
 }
 
-pub fn run(args: &MatchArgs, options: &EngineOptions) -> Result<(), CliError> {
-    play(args, options).map_err(CliError::Match)
+/// Why a match could not be played, or stopped before its end.
+#[derive(Debug)]
+pub enum MatchFailure {
+    /// An `--engine` spec refused.
+    Spec(SpecError),
+    /// An engine of the other game (`spec` as given).
+    OtherGame {
+        spec: String,
+        plays: GameKind,
+        game: GameKind,
+    },
+    /// `--rules` names no draughts rule set.
+    Rules(UnknownVariant),
+    /// The `--openings` file cannot be read.
+    Read {
+        path: PathBuf,
+        error: std::io::Error,
+    },
+    /// A chess `--openings` file that is no EPD or PGN of openings.
+    Openings {
+        path: PathBuf,
+        error: OpeningError,
+    },
+    /// A line of a draughts `--openings` file that is no position.
+    DraughtsOpening {
+        path: PathBuf,
+        line: usize,
+        error: PositionError,
+    },
+    /// A draughts `--openings` file without a position.
+    NoPositions(PathBuf),
+    TimeControl(TimeControlError),
+    Shard(ShardError),
+    /// `--games` or `--rounds` of 0.
+    NoGames,
+    /// `--startup` not a positive number.
+    Startup,
+    /// `--concurrency` out of range.
+    Concurrency,
+    /// The `--pgn` file cannot be opened (or its journal recovered).
+    Pgn(PgnFileError),
+    /// The `--pgn` file could not be written: the match stopped there.
+    Unwritable(PgnFileError),
+    /// The runner refused the match.
+    Run(MatchError),
+    /// A signal stopped the match after `games` finished games.
+    Interrupted {
+        games: usize,
+    },
 }
 
-fn play(args: &MatchArgs, options: &EngineOptions) -> Result<(), String> {
+impl fmt::Display for MatchFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatchFailure::Spec(e) => e.fmt(f),
+            MatchFailure::OtherGame { spec, plays, game } => {
+                write!(
+                    f,
+                    "{spec} plays {}, the match is {}",
+                    name(*plays),
+                    name(*game)
+                )
+            }
+            MatchFailure::Rules(e) => write!(f, "--rules: {e}"),
+            MatchFailure::Read { path, error } => write!(f, "{}: {error}", path.display()),
+            MatchFailure::Openings { path, error } => write!(f, "{}: {error}", path.display()),
+            MatchFailure::DraughtsOpening { path, line, error } => {
+                write!(f, "{}: line {line}: {error}", path.display())
+            }
+            MatchFailure::NoPositions(path) => write!(f, "{}: no positions", path.display()),
+            MatchFailure::TimeControl(e) => e.fmt(f),
+            MatchFailure::Shard(e) => e.fmt(f),
+            MatchFailure::NoGames => f.write_str("--games and --rounds must be at least 1"),
+            MatchFailure::Startup => f.write_str("--startup must be a positive number of seconds"),
+            MatchFailure::Concurrency => {
+                write!(f, "--concurrency must be from 1 to {MAX_CONCURRENCY}")
+            }
+            MatchFailure::Pgn(e) => e.fmt(f),
+            MatchFailure::Unwritable(e) => write!(f, "{e}; the match stopped there"),
+            MatchFailure::Run(e) => e.fmt(f),
+            MatchFailure::Interrupted { games } => write!(
+                f,
+                "interrupted: {} recorded, the games in flight not",
+                count(*games, "finished game")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for MatchFailure {}
+
+impl From<MatchFailure> for CliError {
+    fn from(e: MatchFailure) -> Self {
+        CliError::Match(e)
+    }
+}
+
+pub fn run(args: &MatchArgs, options: &EngineOptions) -> Result<(), CliError> {
     let (game, players) = players(args)?;
     match game {
         GameKind::Chess => {
             let openings = match &args.openings {
                 Some(path) => {
-                    openings::parse(&read(path)?).map_err(|e| format!("{}: {e}", path.display()))?
+                    openings::parse(&read(path)?).map_err(|error| MatchFailure::Openings {
+                        path: path.clone(),
+                        error,
+                    })?
                 }
                 None => openings::built_in(),
             };
             play_match(args, options, ChessRules, players, openings)
         }
         GameKind::Draughts => {
-            let variant: Variant = args.rules.parse().map_err(|e| format!("--rules: {e}"))?;
+            let variant: Variant = args.rules.parse().map_err(MatchFailure::Rules)?;
             let rules = Draughts::new(variant);
             let openings = match &args.openings {
-                Some(path) => draughts_openings(&rules, &read(path)?)
-                    .map_err(|e| format!("{}: {e}", path.display()))?,
+                Some(path) => draughts_openings(&rules, path, &read(path)?)?,
                 None => pdn::two_move_ballots(&rules),
             };
             play_match(args, options, rules, players, openings)
@@ -135,7 +234,7 @@ fn play(args: &MatchArgs, options: &EngineOptions) -> Result<(), String> {
 }
 
 /// The players and the game they play.
-fn players(args: &MatchArgs) -> Result<(GameKind, Vec<PlayerSpec>), String> {
+fn players(args: &MatchArgs) -> Result<(GameKind, Vec<PlayerSpec>), MatchFailure> {
     let wanted = args.game.map(|g| match g {
         Game::Chess => GameKind::Chess,
         Game::Draughts => GameKind::Draughts,
@@ -156,17 +255,17 @@ fn players(args: &MatchArgs) -> Result<(GameKind, Vec<PlayerSpec>), String> {
         .iter()
         .map(|s| s.parse())
         .collect::<Result<Vec<PlayerSpec>, _>>()
-        .map_err(|e: SpecError| e.to_string())?;
+        .map_err(MatchFailure::Spec)?;
     let mut game = wanted;
     for (spec, player) in specs.iter().zip(&players) {
         let Some(kind) = player.game() else { continue };
         match game {
             Some(g) if g != kind => {
-                return Err(format!(
-                    "{spec} plays {}, the match is {}",
-                    name(kind),
-                    name(g)
-                ));
+                return Err(MatchFailure::OtherGame {
+                    spec: spec.clone(),
+                    plays: kind,
+                    game: g,
+                });
             }
             _ => game = Some(kind),
         }
@@ -181,13 +280,20 @@ fn name(game: GameKind) -> &'static str {
     }
 }
 
-fn read(path: &std::path::Path) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))
+fn read(path: &Path) -> Result<String, MatchFailure> {
+    std::fs::read_to_string(path).map_err(|error| MatchFailure::Read {
+        path: path.to_path_buf(),
+        error,
+    })
 }
 
 /// Draughts openings: one PDN FEN a line (`B:W21-32:B1-12`); blank lines
 /// and lines starting with `%` or `#` are skipped.
-fn draughts_openings(rules: &Draughts, text: &str) -> Result<Vec<Opening<Draughts>>, String> {
+fn draughts_openings(
+    rules: &Draughts,
+    path: &Path,
+    text: &str,
+) -> Result<Vec<Opening<Draughts>>, MatchFailure> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim().trim_start_matches('\u{feff}');
@@ -196,7 +302,11 @@ fn draughts_openings(rules: &Draughts, text: &str) -> Result<Vec<Opening<Draught
         }
         let root = rules
             .parse_position(line)
-            .map_err(|e| format!("line {}: {e}", i + 1))?;
+            .map_err(|error| MatchFailure::DraughtsOpening {
+                path: path.to_path_buf(),
+                line: i + 1,
+                error,
+            })?;
         out.push(Opening {
             name: line.to_string(),
             root,
@@ -204,7 +314,7 @@ fn draughts_openings(rules: &Draughts, text: &str) -> Result<Vec<Opening<Draught
         });
     }
     if out.is_empty() {
-        return Err("no positions".to_string());
+        return Err(MatchFailure::NoPositions(path.to_path_buf()));
     }
     Ok(out)
 }
@@ -215,7 +325,7 @@ fn play_match<R: MatchGame>(
     rules: R,
     players: Vec<PlayerSpec>,
     openings: Vec<Opening<R>>,
-) -> Result<(), String> {
+) -> Result<(), CliError> {
     let config = match_config(args, options, rules, players, openings)?;
     let mut file = open_pgn(args)?;
     let stop = catch_signals();
@@ -226,7 +336,7 @@ fn play_match<R: MatchGame>(
         bar.set_position(done as u64);
         bar.set_message(live(standings));
     })
-    .map_err(|e| e.to_string())?;
+    .map_err(MatchFailure::Run)?;
     bar.finish_and_clear();
     let whereto = match (&args.pgn, &file) {
         (Some(path), Some(f)) if matches!(report.stopped, Some(Stopped::Unwritable(_))) => {
@@ -244,12 +354,12 @@ fn play_match<R: MatchGame>(
         started.elapsed().as_secs_f64(),
     ));
     match report.stopped {
-        None => printed.map_err(|e| e.to_string()),
-        Some(Stopped::Interrupted) => Err(format!(
-            "interrupted: {} recorded, the games in flight not",
-            count(report.games, "finished game")
-        )),
-        Some(Stopped::Unwritable(e)) => Err(format!("{e}; the match stopped there")),
+        None => printed,
+        Some(Stopped::Interrupted) => Err(MatchFailure::Interrupted {
+            games: report.games,
+        }
+        .into()),
+        Some(Stopped::Unwritable(e)) => Err(MatchFailure::Unwritable(e).into()),
     }
 }
 
@@ -260,19 +370,24 @@ fn match_config<R: MatchGame>(
     rules: R,
     players: Vec<PlayerSpec>,
     openings: Vec<Opening<R>>,
-) -> Result<MatchConfig<R>, String> {
-    let tc = args.tc.as_deref().map(str::parse).transpose()?;
+) -> Result<MatchConfig<R>, MatchFailure> {
+    let tc = args
+        .tc
+        .as_deref()
+        .map(str::parse)
+        .transpose()
+        .map_err(MatchFailure::TimeControl)?;
     if args.games == 0 || args.rounds == 0 {
-        return Err("--games and --rounds must be at least 1".to_string());
+        return Err(MatchFailure::NoGames);
     }
     if args.startup.is_nan() || args.startup <= 0.0 {
-        return Err("--startup must be a positive number of seconds".to_string());
+        return Err(MatchFailure::Startup);
     }
     let concurrency = args.concurrency.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, |n| n.get().min(MAX_CONCURRENCY))
     });
     if !(1..=MAX_CONCURRENCY).contains(&concurrency) {
-        return Err(format!("--concurrency must be from 1 to {MAX_CONCURRENCY}"));
+        return Err(MatchFailure::Concurrency);
     }
     Ok(MatchConfig {
         rules,
@@ -297,7 +412,7 @@ fn match_config<R: MatchGame>(
         startup: Duration::try_from_secs_f64(args.startup).unwrap_or(Duration::MAX),
         comments: !args.no_comments,
         shard: match &args.shard {
-            Some(k_of_n) => k_of_n.parse()?,
+            Some(k_of_n) => k_of_n.parse().map_err(MatchFailure::Shard)?,
             None => Default::default(),
         },
     })
@@ -305,10 +420,10 @@ fn match_config<R: MatchGame>(
 
 /// `--pgn FILE` opened for appending, with what a killed match left in its
 /// journal recovered first.
-fn open_pgn(args: &MatchArgs) -> Result<Option<PgnFile>, String> {
+fn open_pgn(args: &MatchArgs) -> Result<Option<PgnFile>, MatchFailure> {
     Ok(match &args.pgn {
         Some(path) => {
-            let (file, recovered) = PgnFile::open(path)?;
+            let (file, recovered) = PgnFile::open(path).map_err(MatchFailure::Pgn)?;
             if recovered > 0 {
                 eprintln!(
                     "retrochess: appended to {} {} a killed match left in its journal",

@@ -11,9 +11,15 @@ pub mod serve;
 
 use std::fmt;
 use std::io::{self, Write};
+use std::path::PathBuf;
 
 use retrochess::engines::{EngineError, GameKind};
+use retrochess::picture::{MAX_SCALE, PictureError};
 use retrochess::protocol::ProtocolError;
+use retrochess::rules::PositionError;
+use retrochess::rules::draughts::UnknownVariant;
+use retrochess::serve::ServeError;
+use retrochess::serve::table::MoveError;
 
 /// Why a subcommand failed.
 #[derive(Debug)]
@@ -21,11 +27,61 @@ pub enum CliError {
     Engine(EngineError),
     Protocol(ProtocolError),
     /// A match that could not be played or recorded.
-    Match(String),
+    Match(matches::MatchFailure),
     /// Games that could not be rated.
     Rate(rate::RateError),
-    /// Standard input could not be read, or said something unusable.
-    Input(String),
+    /// `--option` not `NAME=VALUE` (as given).
+    OptionPair(String),
+    /// `--rules` for an engine that plays chess.
+    ChessRules {
+        rules: String,
+        id: String,
+    },
+    /// `--rules` names no draughts rule set.
+    Rules(UnknownVariant),
+    /// `--fen` is no position the rules allow.
+    Fen(PositionError),
+    /// The `n`th move (from 1) given is not a move at all.
+    UnreadableMove {
+        n: usize,
+        text: String,
+        why: play::Unreadable,
+    },
+    /// The `n`th move given is refused by the rules, for `why`.
+    IllegalMove {
+        n: usize,
+        text: String,
+        why: String,
+    },
+    /// The game given has ended, by `reason` (its words).
+    GameOver(&'static str),
+    /// A person's move `text` the game refused (`screen --play`).
+    PersonMove {
+        text: String,
+        error: MoveError,
+    },
+    /// `--scale` out of range.
+    Scale(usize),
+    /// `--png-dir` cannot be made.
+    PngDir {
+        dir: PathBuf,
+        error: io::Error,
+    },
+    /// The picture could not be made.
+    Picture(PictureError),
+    /// A file could not be written.
+    Write {
+        path: PathBuf,
+        error: io::Error,
+    },
+    /// `serve`'s `--max-games` or `--idle-minutes` of 0.
+    ServeLimits,
+    /// The web server could not start.
+    Serve(ServeError),
+    /// The first line on standard input names no protocol (as read).
+    UnknownProtocol(String),
+    /// Standard input could not be read.
+    Input(io::Error),
     /// The engine has no emulated screen to show.
     NoScreen(String),
     /// Standard output could not be written: its reader went away
@@ -38,13 +94,54 @@ impl fmt::Display for CliError {
         match self {
             CliError::Engine(e) => e.fmt(f),
             CliError::Protocol(e) => e.fmt(f),
-            CliError::Match(e) | CliError::Input(e) => f.write_str(e),
+            CliError::Match(e) => e.fmt(f),
             CliError::Rate(e) => e.fmt(f),
+            CliError::OptionPair(pair) => write!(f, "--option {pair:?}: expected NAME=VALUE"),
+            CliError::ChessRules { rules, id } => write!(
+                f,
+                "--rules {rules}: {id} plays chess; --rules chooses draughts rules"
+            ),
+            CliError::Rules(e) => write!(f, "--rules: {e}"),
+            CliError::Fen(e) => write!(f, "--fen: {e}"),
+            CliError::UnreadableMove { n, text, why } => {
+                write!(f, "move {n} {text:?} is not a move")?;
+                match why {
+                    play::Unreadable::NoMove => Ok(()),
+                    play::Unreadable::Pdn(e) => write!(f, ": {e}"),
+                }
+            }
+            CliError::IllegalMove { n, text, why } => {
+                write!(f, "move {n} {text} is illegal: {why}")
+            }
+            CliError::GameOver(reason) => write!(
+                f,
+                "the game is over ({reason}): there is no move to explain"
+            ),
+            CliError::PersonMove { text, error } => write!(f, "{text}: {error}"),
+            CliError::Scale(n) => write!(f, "--scale {n}: expected 1 to {MAX_SCALE}"),
+            CliError::PngDir { dir, error } => write!(f, "--png-dir {}: {error}", dir.display()),
+            CliError::Picture(e) => e.fmt(f),
+            CliError::Write { path, error } => {
+                write!(f, "cannot write {}: {error}", path.display())
+            }
+            CliError::ServeLimits => {
+                f.write_str("--max-games and --idle-minutes must be at least 1")
+            }
+            CliError::Serve(e) => e.fmt(f),
+            CliError::UnknownProtocol(first) => write!(
+                f,
+                "cannot tell the protocol from the first line {first:?}: expected `uci`, \
+                 `xboard` or `hub` (or run `retrochess uci` / `xboard` / `hub`, or \
+                 `retrochess --help`)"
+            ),
+            CliError::Input(e) => e.fmt(f),
             CliError::NoScreen(id) => write!(f, "{id} runs natively: it has no emulated screen"),
             CliError::Output(e) => write!(f, "stdout: {e}"),
         }
     }
 }
+
+impl std::error::Error for CliError {}
 
 impl From<EngineError> for CliError {
     fn from(e: EngineError) -> Self {

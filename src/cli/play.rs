@@ -18,6 +18,7 @@ use retrochess::arbiter::Judgement;
 use retrochess::engines::{Catalogue, Engine, EngineOptions, GameKind, Played};
 use retrochess::machine::ScreenStyle;
 use retrochess::rules::chess::ChessRules;
+use retrochess::rules::draughts::wire::WireError;
 use retrochess::rules::draughts::{Draughts, PdnMove, Variant};
 use retrochess::rules::{Color, Ending, Game, GameResult, Verdict};
 use shakmaty::san::San;
@@ -31,14 +32,23 @@ pub(super) trait Typed: Catalogue {
     const EXAMPLES: &'static str;
 
     /// The person's move as the rules will judge it, or why the text is
-    /// not a move at all (empty: no more to say than the examples).
-    fn read(&self, pos: &Self::Position, text: &str) -> Result<Self::Wire, String>;
+    /// not a move at all.
+    fn read(&self, pos: &Self::Position, text: &str) -> Result<Self::Wire, Unreadable>;
+}
+
+/// Why a person's text is not a move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unreadable {
+    /// No more to say than the examples.
+    NoMove,
+    /// Not a move in PDN numbering, for this reason.
+    Pdn(WireError),
 }
 
 impl Typed for ChessRules {
     const EXAMPLES: &'static str = "e2e4 or Nf3";
 
-    fn read(&self, pos: &shakmaty::Chess, text: &str) -> Result<UciMove, String> {
+    fn read(&self, pos: &shakmaty::Chess, text: &str) -> Result<UciMove, Unreadable> {
         if let Ok(uci) = text.parse::<UciMove>() {
             return Ok(uci);
         }
@@ -46,15 +56,15 @@ impl Typed for ChessRules {
             .ok()
             .and_then(|san| san.to_move(pos).ok())
             .map(UciMove::from_standard)
-            .ok_or_else(String::new)
+            .ok_or(Unreadable::NoMove)
     }
 }
 
 impl Typed for Draughts {
     const EXAMPLES: &'static str = "11-15 or 15x24";
 
-    fn read(&self, _pos: &Self::Position, text: &str) -> Result<PdnMove, String> {
-        PdnMove::from_str(text).map_err(|e| e.to_string())
+    fn read(&self, _pos: &Self::Position, text: &str) -> Result<PdnMove, Unreadable> {
+        PdnMove::from_str(text).map_err(Unreadable::Pdn)
     }
 }
 
@@ -74,8 +84,10 @@ pub fn run(
     png_dir: Option<&Path>,
 ) -> Result<(), CliError> {
     if let Some(dir) = png_dir {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| CliError::Input(format!("--png-dir {}: {e}", dir.display())))?;
+        std::fs::create_dir_all(dir).map_err(|error| CliError::PngDir {
+            dir: dir.to_path_buf(),
+            error,
+        })?;
     }
     let style = if ansi {
         ScreenStyle::Ansi
@@ -85,9 +97,10 @@ pub fn run(
     match game_of(id)? {
         GameKind::Chess => {
             if let Some(r) = rules {
-                return Err(CliError::Input(format!(
-                    "--rules {r}: {id} plays chess; --rules chooses draughts rules"
-                )));
+                return Err(CliError::ChessRules {
+                    rules: r.to_string(),
+                    id: id.to_string(),
+                });
             }
             let person = person.unwrap_or(Color::Black);
             Table::new(ChessRules, id, options, style, png_dir)?.play(person)
@@ -96,7 +109,7 @@ pub fn run(
             let variant: Variant = rules
                 .unwrap_or("english")
                 .parse()
-                .map_err(|e| CliError::Input(format!("--rules: {e}")))?;
+                .map_err(CliError::Rules)?;
             let person = person.unwrap_or(Color::White);
             Table::new(Draughts::new(variant), id, options, style, png_dir)?.play(person)
         }
@@ -207,7 +220,7 @@ impl<R: Typed> Table<R> {
             self.say("")?;
             return Ok(Next::Stop);
         };
-        let line = line.map_err(|e| CliError::Input(e.to_string()))?;
+        let line = line.map_err(CliError::Input)?;
         let text = line.trim();
         match text {
             "" => return Ok(Next::Go),
@@ -217,10 +230,9 @@ impl<R: Typed> Table<R> {
         let wire = match self.game.rules().read(self.game.position(), text) {
             Ok(wire) => wire,
             Err(why) => {
-                let why = if why.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({why})")
+                let why = match why {
+                    Unreadable::NoMove => String::new(),
+                    Unreadable::Pdn(e) => format!(" ({e})"),
                 };
                 self.say(&format!(
                     "Cannot read {text:?}{why}: type a move like {}.",

@@ -34,18 +34,16 @@ pub struct Request<'a> {
 /// played, a scale out of range, the file cannot be written.
 pub fn run(req: &Request<'_>, options: &EngineOptions) -> Result<(), CliError> {
     if !(1..=MAX_SCALE).contains(&req.scale) {
-        return Err(CliError::Input(format!(
-            "--scale {}: expected 1 to {MAX_SCALE}",
-            req.scale
-        )));
+        return Err(CliError::Scale(req.scale));
     }
     let id = req.engine;
     let (text, display) = match game_of(id)? {
         GameKind::Chess => {
             if let Some(r) = req.rules {
-                return Err(CliError::Input(format!(
-                    "--rules {r}: {id} plays chess; --rules chooses draughts rules"
-                )));
+                return Err(CliError::ChessRules {
+                    rules: r.to_string(),
+                    id: id.to_string(),
+                });
             }
             match req.play {
                 None => {
@@ -60,7 +58,7 @@ pub fn run(req: &Request<'_>, options: &EngineOptions) -> Result<(), CliError> {
                 .rules
                 .unwrap_or("english")
                 .parse()
-                .map_err(|e| CliError::Input(format!("--rules: {e}")))?;
+                .map_err(CliError::Rules)?;
             match req.play {
                 None => {
                     let mut e = Draughts::create(id, options)?;
@@ -105,7 +103,10 @@ fn replay<R: PageRules>(
     for m in moves.split_whitespace() {
         table
             .person_moves(m)
-            .map_err(|e| CliError::Input(format!("{m}: {e}")))?;
+            .map_err(|error| CliError::PersonMove {
+                text: m.to_string(),
+                error,
+            })?;
         if table.engine_to_move() {
             table.engine_moves()?;
         }
@@ -119,9 +120,9 @@ fn replay<R: PageRules>(
 /// # Errors
 /// The file cannot be written.
 pub fn write_png(path: &Path, display: &Display, scale: usize) -> Result<(), CliError> {
-    let png = Picture::of(display)
-        .png(scale)
-        .map_err(|e| CliError::Input(e.to_string()))?;
-    std::fs::write(path, png)
-        .map_err(|e| CliError::Input(format!("cannot write {}: {e}", path.display())))
+    let png = Picture::of(display).png(scale).map_err(CliError::Picture)?;
+    std::fs::write(path, png).map_err(|error| CliError::Write {
+        path: path.to_path_buf(),
+        error,
+    })
 }

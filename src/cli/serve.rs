@@ -22,9 +22,7 @@ pub fn run(
     options: &EngineOptions,
 ) -> Result<(), CliError> {
     if max_games == 0 || idle_minutes == 0 {
-        return Err(CliError::Input(
-            "--max-games and --idle-minutes must be at least 1".to_string(),
-        ));
+        return Err(CliError::ServeLimits);
     }
     let listen = match listen {
         None => DEFAULT_LISTEN.to_string(),
@@ -50,5 +48,5 @@ pub fn run(
         },
         threads: 4,
     };
-    serve::run(&config, options.clone()).map_err(CliError::Input)
+    serve::run(&config, options.clone()).map_err(CliError::Serve)
 }

@@ -108,7 +108,7 @@
 
 use log::debug;
 
-use super::driver::{Driver, Injecting, Program, Read, Track};
+use super::driver::{Driver, Injecting, Program, Read, Track, Untypable};
 use super::{
     Candidate, EngineError, EngineInfo, EngineOptions, Entry, Hang, Played, Thoughts, Ties,
 };
@@ -553,8 +553,14 @@ impl Program for Baker {
 
     /// Parts one and two of the program, which read and checked the
     /// person's move, are not in the seed.
-    fn keys(&mut self, _: Option<&Track<Draughts>>, _: &Game<Draughts>) -> Result<String, String> {
-        Err("the person's move and its check are in parts one and two, not in the seed".into())
+    fn keys(
+        &mut self,
+        _: Option<&Track<Draughts>>,
+        _: &Game<Draughts>,
+    ) -> Result<String, Untypable> {
+        Err(Untypable::NoReader(
+            "the person's move and its check are in parts one and two, not in the seed",
+        ))
     }
 
     /// The 32 squares, RANDOM filled from the seed, and a person's thinking

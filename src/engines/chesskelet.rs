@@ -61,10 +61,28 @@
 //!   [`CYCLE_STACK`] and, below it, reloads the program and injects the
 //!   position instead (tapes/CHESSKELET.md, "Long games").
 //! - Reading the move: the board printed after the reply is compared with
-//!   the board before it; the changed squares give the move (two pairs with
-//!   a king: castling; a pawn turned queen: promotion). The board page at
-//!   0x8000 must show the same board, and the move must be the one the
-//!   program chose.
+//!   the board before it (the board page when the program chose, turned
+//!   round); the changed squares give the move (two pairs with a king:
+//!   castling; a pawn turned queen: promotion). The board page at 0x8000
+//!   must show the same board, and the move must be the one the program
+//!   chose. Otherwise the program changed its board beyond the move — the
+//!   full build's castling code fires for a queen stepping up-left, and
+//!   leaves a stray byte on the rook's corner on the computer's side
+//!   ([`Skeleton::quirk`]) — and the reply is the chosen move with the
+//!   board page before and after ([`Played::Astray`]): the rules say what
+//!   the program did, never "cannot read".
+//!
+//! # Its own board
+//! After such a reply the machine's board is the program's own, not the
+//! game's, and it stays so, as on the real machine (a person would type the
+//! next move into it): where the game goes on with the chosen move (legal
+//! by itself; `IllegalMoves play`), the opponent's next move is typed and
+//! must be taken in as a plain move on the program's own board (board
+//! check against its board before, the move made, turned round as `revboa`
+//! does); its next reply is read from its own boards and judged against the
+//! game. A move it refuses or takes its own way, a new game or position:
+//! the game's position is injected on a machine booted afresh, as ever
+//! (tapes/CHESSKELET.md, "How the arbiter reads these").
 //!
 //! # Score and nodes
 //! The chooser's best evaluation (register C at its last `pop bc`) is
@@ -102,7 +120,7 @@ use log::info;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, File, Position, Rank, Role, Square};
 
-use super::driver::{Check, Driver, Injecting, Program, Read, TakenIn, Track};
+use super::driver::{Check, Driver, Injecting, Program, Read, TakenIn, Track, Untypable};
 use super::{
     Candidate, EngineError, EngineInfo, EngineOptions, Entry, Hang, Played, Thoughts, Ties,
 };
@@ -595,6 +613,7 @@ impl Session {
 ///
 /// # Errors
 /// The squares that changed are not one move.
+// String error: a leaf reading of two printed boards whose message is the whole reason.
 pub fn move_from_boards(
     before: &[[char; 8]; 8],
     after: &[[char; 8]; 8],
@@ -911,32 +930,48 @@ impl Skeleton {
                 .as_ref()
                 .map_or(String::new(), |q| format!(" ({})", q.words))
         );
-        Ok(Played::Astray(Astray {
+        Ok(Played::Astray(Box::new(Astray {
             wire,
             before: program_board(&self.page_before, engine),
             after: program_board(&after_page, person),
             quirk,
-        }))
+        })))
     }
 
-    /// The full build's long-castling test (`casroo`, seed 001 chapter 9:
-    /// piece + origin − target = `$38`, the king's `$36 + $74 − $72`) holds
-    /// for a queen (`$27`) stepping one square up-left in the mover's view
-    /// (origin − target = `$11`): `aftsid` then also writes D (0 on the
-    /// person's side, a stray byte on the computer's) on a1 and a rook on
-    /// d1 — and a queen that started on d1 is read back as that rook.
+    /// What the full build's castling code (`casroo`, seed 001 chapter 9)
+    /// did, where it fired. Its long-castling test, piece + origin −
+    /// target = `$38` (the king's `$36 + $74 − $72`), holds as well for a
+    /// queen (`$27`) stepping one square up-left in the mover's view
+    /// (origin − target = `$11`): `aftsid` then also erases a1 and writes a
+    /// rook on d1 — and a queen that started on d1 is read back as that
+    /// rook and lands on the target as one. And the rook's corner is
+    /// "erased" with D, which the comment says is 0: on the person's side
+    /// it is, on the computer's D still holds the origin of the last
+    /// candidate its chooser weighed, so even a true castling leaves that
+    /// byte on a1 or h1 (tapes/CHESSKELET.md, "Quirks").
     fn quirk(&self, choice: &Choice, from: Square, to: Square) -> Option<Quirk> {
         let piece = self.page_before[usize::from(choice.from)];
         let test = piece.wrapping_add(choice.from).wrapping_sub(choice.to);
-        (self.build.features && test == 0x38 && role_of(piece) != Some(Role::King)).then(|| {
-            let letter = role_of(piece).map_or('?', |r| r.upper_char());
-            Quirk {
-                kind: "long-castling test",
+        if !self.build.features || (test != 0x38 && test != 0x34) {
+            return None;
+        }
+        let letter = role_of(piece).map_or('?', |r| r.upper_char());
+        if role_of(piece) == Some(Role::King) {
+            return Some(Quirk {
+                kind: "castling's stray byte",
                 words: format!(
-                    "its long-castling test (piece + origin - target = $38) took \
-                     {letter}{from}-{to} for castling"
+                    "its castling {letter}{from}-{to} erased the rook's corner with D, which is \
+                     0 only on the person's side (on the computer's it holds the origin of the \
+                     last candidate weighed)"
                 ),
-            }
+            });
+        }
+        (test == 0x38).then(|| Quirk {
+            kind: "long-castling test",
+            words: format!(
+                "its long-castling test (piece + origin - target = $38) took \
+                 {letter}{from}-{to} for castling"
+            ),
         })
     }
 }
@@ -989,18 +1024,15 @@ impl Program for Skeleton {
         &mut self,
         track: Option<&Track<ChessRules>>,
         game: &Game<ChessRules>,
-    ) -> Result<String, String> {
+    ) -> Result<String, Untypable> {
         // What an unfinished reply left on this machine is not this search.
         drop(self.session.evaluations());
         self.reached = None;
         let sp = self.session.zx.sp();
         if sp < STACK_FLOOR + CYCLE_STACK {
-            return Err(format!(
-                "the program's stack is down to 0x{sp:04X}: one more move would overwrite \
-                 the ROM's channel area, which crashes a real Spectrum; reloaded"
-            ));
+            return Err(Untypable::StackLow(sp));
         }
-        let not = || "the position does not continue the machine's game".to_string();
+        let not = || Untypable::Diverged;
         let (root, moves, engine) = (game.root(), game.moves(), game.turn());
         let track = track.ok_or_else(not)?;
         if track.root != *root || track.engine.is_some_and(|e| e != engine) {
@@ -1045,10 +1077,9 @@ impl Program for Skeleton {
     fn board_check(&mut self, keys: &str, game: &Game<ChessRules>) -> Result<Check, EngineError> {
         let page = self.session.board();
         let expected = match (self.own_board, self.typed_from.take()) {
-            (true, Some(from_page)) => match typed_squares(keys) {
-                Some((f, t)) => Some(reversed(&plain_move(&from_page, f, t))),
-                None => None,
-            },
+            (true, Some(from_page)) => {
+                typed_squares(keys).map(|(f, t)| reversed(&plain_move(&from_page, f, t)))
+            }
             _ => Some(board_page(game.position(), game.turn())),
         };
         Ok(if expected == Some(page) {
@@ -1274,7 +1305,7 @@ mod tests {
         );
         // The program to move first: the full build's own side switch.
         assert_eq!(full.keys(fresh.as_ref(), &game(&[])), Ok("s".into()));
-        let not = Err("the position does not continue the machine's game".to_string());
+        let not = Err(Untypable::Diverged);
         assert_eq!(full.keys(None, &game(&["e2e4"])), not);
         assert_eq!(full.keys(fresh.as_ref(), &game(&["e2e4", "e7e5"])), not);
         // A program that played Black: the person's keys in the person's view.

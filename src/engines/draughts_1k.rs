@@ -110,7 +110,7 @@
 
 use log::debug;
 
-use super::driver::{Driver, Injecting, Program, Read, Track};
+use super::driver::{Driver, Injecting, Program, Read, Track, Untypable};
 use super::{
     Candidate, EngineError, EngineInfo, EngineOptions, Entry, Hang, OptionSpec, Played, Thoughts,
     Ties,
@@ -163,7 +163,9 @@ const LINE_HEADER: u16 = 5;
 /// Lines of the screen, and the display file's length with all but the
 /// board's eight collapsed: a NEWLINE, 8 × 9 board bytes, 16 NEWLINEs.
 const SCREEN_LINES: usize = 24;
-const DISPLAY_BYTES: usize = 1 + 8 * 9 + (SCREEN_LINES - 8);
+const DISPLAY_BYTES: usize = 1 + BOARD_BYTES + (SCREEN_LINES - 8);
+/// The board's eight lines in the display file, each with its NEWLINE.
+const BOARD_BYTES: usize = 8 * 9;
 /// The end marker of an empty variables area.
 const VARS_END: u8 = 0x80;
 
@@ -269,12 +271,18 @@ impl Routine {
         &mut self.zx
     }
 
-    /// Writes `board` into the display file.
+    /// Writes `board` into the display file: its eight lines, squares and
+    /// what is between them, in one write.
     fn draw(&mut self, board: &Board) {
         let d_file = self.zx.peek16(sysvar::D_FILE);
-        for sq in Square::all() {
-            self.zx.poke(d_file + square_offset(sq), board[sq.index()]);
+        let mut lines = [0; BOARD_BYTES];
+        for (i, b) in lines.iter_mut().enumerate() {
+            *b = self.zx.peek(d_file + 1 + i as u16);
         }
+        for sq in Square::all() {
+            lines[usize::from(square_offset(sq)) - 1] = board[sq.index()];
+        }
+        self.zx.poke_bytes(d_file + 1, &lines);
     }
 
     /// The display file's bytes as the routine scans them and around.
@@ -364,8 +372,14 @@ impl Program for Routine {
     }
 
     /// The book's BASIC, which read the person's move, is not in the seed.
-    fn keys(&mut self, _: Option<&Track<Draughts>>, _: &Game<Draughts>) -> Result<String, String> {
-        Err("board written into the display file in place of the book's BASIC".to_string())
+    fn keys(
+        &mut self,
+        _: Option<&Track<Draughts>>,
+        _: &Game<Draughts>,
+    ) -> Result<String, Untypable> {
+        Err(Untypable::NoReader(
+            "board written into the display file in place of the book's BASIC",
+        ))
     }
 
     /// The whole board into the display file, as the BASIC would have
@@ -418,12 +432,12 @@ impl Program for Routine {
         let played = match stop {
             Stop::Returned => match self.read_move(&self.screen_before)? {
                 Played::Move(m) => Played::Move(m.real(side)),
-                Played::Astray(a) => Played::Astray(crate::rules::Astray {
+                Played::Astray(a) => Played::Astray(Box::new(crate::rules::Astray {
                     wire: a.wire.real(side),
                     before: a.before,
                     after: a.after,
                     quirk: a.quirk,
-                }),
+                })),
                 Played::DeadEnd => Played::DeadEnd,
                 Played::Hung(h) => Played::Hung(h),
             },

@@ -38,8 +38,8 @@ use super::{
     Engine, EngineError, EngineInfo, EngineOptions, Hang, InputPath, Played, RateSample, Reply,
     Thoughts,
 };
-use crate::machine::{Host, Stop, TextScreen};
-use crate::rules::{Astray, Color, Game, Rules, Verdict};
+use crate::machine::{Cut, Host, Stop, TextScreen};
+use crate::rules::{Color, Game, Rules, Verdict};
 
 /// The game an emulated machine holds: played from `root` by `moves`, the
 /// program's own last.
@@ -61,6 +61,44 @@ impl<R: Rules> Track<R> {
             && game.moves().starts_with(&self.moves)
     }
 }
+
+/// Why a position is injected rather than typed as the program's keys
+/// ([`Program::keys`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Untypable {
+    /// The machine has no game (1K ZX Chess).
+    NoGame,
+    /// The game is not the machine's game and a move (1K ZX Chess).
+    NotContinued,
+    /// The position does not continue the machine's game (ChesSkelet).
+    Diverged,
+    /// A kind of move the program does not know (`castling`).
+    UnknownMove(&'static str),
+    /// The stack pointer is too low for another move cycle.
+    StackLow(u16),
+    /// The program's own reading of a move is not in the seed: what we do
+    /// instead.
+    NoReader(&'static str),
+}
+
+impl std::fmt::Display for Untypable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Untypable::NoGame => f.write_str("no game on the machine"),
+            Untypable::NotContinued => f.write_str("not a continuation of the game on the machine"),
+            Untypable::Diverged => f.write_str("the position does not continue the machine's game"),
+            Untypable::UnknownMove(what) => write!(f, "{what} is unknown to the program"),
+            Untypable::StackLow(sp) => write!(
+                f,
+                "the program's stack is down to 0x{sp:04X}: one more move would overwrite \
+                 the ROM's channel area, which crashes a real Spectrum; reloaded"
+            ),
+            Untypable::NoReader(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for Untypable {}
 
 /// How taking a typed move in ended ([`Program::take_in`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -169,12 +207,12 @@ pub trait Program: Send {
     /// why the position must be injected instead.
     ///
     /// # Errors
-    /// Why, in words for the person.
+    /// Why the move cannot be typed.
     fn keys(
         &mut self,
         track: Option<&Track<Self::Rules>>,
         game: &Game<Self::Rules>,
-    ) -> Result<String, String>;
+    ) -> Result<String, Untypable>;
 
     /// Runs after `keys` were typed until the program has taken the move in.
     fn take_in(&mut self, keys: &str, budget: u64) -> TakenIn {
@@ -302,7 +340,7 @@ impl<P: Program> Driver<P> {
         spent: &mut Spent,
     ) -> Result<Result<InputPath, (Stop, InputPath)>, EngineError> {
         let (why, injecting) = match self.program.keys(self.track.as_ref(), game) {
-            Err(why) => (why, Injecting::Instead),
+            Err(why) => (why.to_string(), Injecting::Instead),
             Ok(keys) => match self.type_in(&keys, game, budget)? {
                 Ok(()) => return Ok(Ok(InputPath::Typed(keys))),
                 Err(TypedOut::Hung(stop)) => return Ok(Err((stop, InputPath::Typed(keys)))),
@@ -311,6 +349,7 @@ impl<P: Program> Driver<P> {
         };
         if P::INJECTS_FRESH {
             spent.before_reload(self.program.host());
+            self.program.host_mut().set_cut(Cut::never());
             self.program.boot(self.options.seed)?;
             self.track = None;
             spent.after_reload(self.program.host());
@@ -340,29 +379,42 @@ impl<P: Program> Driver<P> {
         })
     }
 
-    /// The machine's game after the reply `played` to `game`. A reply that
-    /// left the program's board astray continues it too, with the chosen
-    /// move where that is legal by itself (the game a GUI goes on with
-    /// under `IllegalMoves play`): the program keeps its own board, as the
-    /// real machine would, and the driver says how it takes the next move
-    /// in on it ([`Program::board_check`]).
+    /// The machine's game after the reply `played` to `game`: the track
+    /// it held, continued by the opponent's move and the reply (the usual
+    /// case, by typing or injecting), or else `game`'s moves copied. A reply
+    /// that left the program's board astray continues it too, with the
+    /// chosen move where that is legal by itself (the game a GUI goes on
+    /// with under `IllegalMoves play`): the program keeps its own board, as
+    /// the real machine would, and the driver says how it takes the next
+    /// move in on it ([`Program::board_check`]).
     fn follow(&mut self, game: &Game<P::Rules>, played: &Played<<P::Rules as Rules>::Wire>) {
-        self.track = match played {
-            Played::Move(wire) | Played::Astray(Astray { wire, .. }) => {
-                match game.rules().judge(game.position(), wire) {
-                    Verdict::Legal(m) => {
-                        let mut moves = game.moves().to_vec();
-                        moves.push(m);
-                        Some(Track {
-                            root: game.root().clone(),
-                            moves,
-                            engine: Some(game.turn()),
-                        })
-                    }
-                    Verdict::Illegal(..) => None,
-                }
-            }
+        let held = self.track.take();
+        let wire = match played {
+            Played::Move(wire) => Some(wire),
+            Played::Astray(astray) => Some(&astray.wire),
             _ => None,
+        };
+        self.track = match wire {
+            Some(wire) => match game.rules().judge(game.position(), wire) {
+                Verdict::Legal(m) => {
+                    let mut track = match held {
+                        Some(mut t) if t.continued_by(game) => {
+                            t.moves.extend(game.moves().last().cloned());
+                            t
+                        }
+                        _ => Track {
+                            root: game.root().clone(),
+                            moves: game.moves().to_vec(),
+                            engine: None,
+                        },
+                    };
+                    track.moves.push(m);
+                    track.engine = Some(game.turn());
+                    Some(track)
+                }
+                Verdict::Illegal(..) => None,
+            },
+            None => None,
         };
     }
 }
@@ -389,6 +441,51 @@ impl<P: Program> Engine<P::Rules> for Driver<P> {
         game: &Game<P::Rules>,
         budget: u64,
     ) -> Result<Reply<<P::Rules as Rules>::Wire>, EngineError> {
+        self.play_until(game, budget, &Cut::never())
+    }
+
+    /// The cut is set on the machine for this reply only (typing the move
+    /// in and the search), and set again on a machine booted afresh for
+    /// an injection; booting itself is never cut.
+    fn play_until(
+        &mut self,
+        game: &Game<P::Rules>,
+        budget: u64,
+        cut: &Cut,
+    ) -> Result<Reply<<P::Rules as Rules>::Wire>, EngineError> {
+        self.program.host_mut().set_cut(cut.clone());
+        let reply = self.reply(game, budget, cut);
+        self.program.host_mut().set_cut(Cut::never());
+        reply
+    }
+
+    fn collect_candidates(&mut self, on: bool) -> bool {
+        self.program.set_collect(on)
+    }
+
+    fn screen(&mut self) -> Option<TextScreen> {
+        Some(self.program.host().screen())
+    }
+
+    fn display(&mut self) -> Option<crate::machine::Display> {
+        Some(self.program.host().display())
+    }
+
+    fn raw_rate(&mut self, pos: &<P::Rules as Rules>::Position) -> Option<RateSample> {
+        let sample = self.program.raw_rate(pos);
+        self.track = None;
+        sample
+    }
+}
+
+impl<P: Program> Driver<P> {
+    /// [`Engine::play_until`] with the cut set on the machine.
+    fn reply(
+        &mut self,
+        game: &Game<P::Rules>,
+        budget: u64,
+        cut: &Cut,
+    ) -> Result<Reply<<P::Rules as Rules>::Wire>, EngineError> {
         let budget = budget.min(self.options.budget);
         if let Some(reply) = self.program.stored_reply(game)? {
             self.follow(game, &reply.played);
@@ -412,6 +509,8 @@ impl<P: Program> Engine<P::Rules> for Driver<P> {
             }
         };
         info!("{}: {path}", self.program.info().name);
+        // An injection may have booted a fresh machine.
+        self.program.host_mut().set_cut(cut.clone());
         if !P::COUNTS_INPUT {
             spent = Spent::start(self.program.host());
         }
@@ -436,24 +535,6 @@ impl<P: Program> Engine<P::Rules> for Driver<P> {
             authentic: self.program.host().authentic_time(tstates),
             path,
         })
-    }
-
-    fn collect_candidates(&mut self, on: bool) -> bool {
-        self.program.set_collect(on)
-    }
-
-    fn screen(&mut self) -> Option<TextScreen> {
-        Some(self.program.host().screen())
-    }
-
-    fn display(&mut self) -> Option<crate::machine::Display> {
-        Some(self.program.host().display())
-    }
-
-    fn raw_rate(&mut self, pos: &<P::Rules as Rules>::Position) -> Option<RateSample> {
-        let sample = self.program.raw_rate(pos);
-        self.track = None;
-        sample
     }
 }
 
@@ -505,6 +586,49 @@ mod tests {
     }
 
     #[test]
+    fn a_cut_ends_the_reply_as_a_deadline_and_one_never_due_changes_nothing() {
+        use crate::rules::HangKind;
+        let g = game(&["d2d3", "e7e5"]);
+        let fresh = || {
+            let mut e = OneKZxChess::new(&VARIANTS[0], EngineOptions::default()).unwrap();
+            e.play(&game(&[]), u64::MAX).unwrap();
+            e
+        };
+        let plain = fresh().play(&g, u64::MAX).unwrap();
+        // A cut asked all along and never due: the same reply, T-state for
+        // T-state.
+        let never = fresh()
+            .play_until(&g, u64::MAX, &Cut::when(|| false))
+            .unwrap();
+        assert_eq!(never, plain);
+        // Due at once: the program still running at its deadline.
+        let mut e = fresh();
+        let cut = e.play_until(&g, u64::MAX, &Cut::when(|| true)).unwrap();
+        let Played::Hung(hang) = &cut.played else {
+            panic!("{:?}", cut.played)
+        };
+        assert_eq!(hang.kind, HangKind::Deadline);
+        assert!(
+            hang.detail.starts_with("still running at its deadline"),
+            "{hang}"
+        );
+        assert!(cut.tstates < plain.tstates, "cut before its move");
+        // The cut was for that reply only: the next runs to its move (on
+        // the position injected, the machine's game being broken off).
+        let again = e.play(&g, u64::MAX).unwrap();
+        assert!(
+            matches!(again.played, Played::Move(_)),
+            "{:?}",
+            again.played
+        );
+        assert!(
+            matches!(again.path, InputPath::Injected(_)),
+            "{:?}",
+            again.path
+        );
+    }
+
+    #[test]
     fn the_pipeline_types_what_continues_and_injects_the_rest() {
         let options = EngineOptions::default();
         let mut e = OneKZxChess::new(&VARIANTS[0], options).unwrap();
@@ -522,12 +646,26 @@ mod tests {
         let mut g = game(&["d2d3", "e7e5"]);
         assert!(matches!(g.play_wire(&answer), Verdict::Legal(_)));
         assert!(e.track.as_ref().is_some_and(|t| t.moves == g.moves()));
-        // Another game is injected, with the reason.
-        let reply = e.play(&game(&["e2e4", "e7e5", "g1f3"]), u64::MAX);
+        // Typed again: the track goes on by the two moves.
+        let mut next = g.clone();
+        next.push(next.legal_moves()[0]);
+        let reply = e.play(&next, u64::MAX).unwrap();
+        let Played::Move(answer) = reply.played else {
+            panic!("{:?}", reply.played)
+        };
+        assert!(matches!(next.play_wire(&answer), Verdict::Legal(_)));
+        assert!(e.track.as_ref().is_some_and(|t| t.moves == next.moves()));
+        // Another game is injected, with the reason, and is the track
+        // after the reply.
+        let other = game(&["e2e4", "e7e5", "g1f3"]);
+        let reply = e.play(&other, u64::MAX).unwrap();
         assert_eq!(
-            reply.unwrap().path,
+            reply.path,
             InputPath::Injected("not a continuation of the game on the machine".into())
         );
+        let track = e.track.as_ref().unwrap();
+        assert_eq!(track.moves.len(), 4);
+        assert!(track.moves.starts_with(other.moves()));
         // A budget too small: a hang, and the next position is injected.
         let reply = e.play(&game(&["e2e4"]), 1_000).unwrap();
         assert!(

@@ -25,12 +25,12 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::machine::{Core, Display, MachineError, Stop, TextScreen};
+use crate::machine::{Core, Cut, Display, MachineError, Stop, TextScreen};
 use crate::rules::chess::ChessRules;
 use crate::rules::draughts::Draughts;
 use crate::rules::{Astray, Game, HangKind, Rules};
 
-pub use options::{FRAMES, OPENING, OptionKind, OptionSpec};
+pub use options::{BadValue, FRAMES, OPENING, OptionKind, OptionSpec, Takes};
 
 mod options;
 
@@ -137,6 +137,7 @@ impl Hang {
     pub fn from_stop(stop: Stop) -> Hang {
         let kind = match stop {
             Stop::BudgetExhausted { .. } => HangKind::Budget,
+            Stop::Cut { .. } => HangKind::Deadline,
             Stop::Stuck { .. } => HangKind::Stuck,
             _ => HangKind::Fault,
         };
@@ -163,11 +164,11 @@ pub enum Played<W> {
     /// that board is not a plain reading of the move (ChesSkelet's
     /// long-castling test firing for a queen's step): the rules say what
     /// the program did ([`Rules::judge_astray`]), never the driver.
-    Astray(Astray<W>),
+    Astray(Box<Astray<W>>),
     /// The program found no move and stopped, its own way of ending a game.
     DeadEnd,
-    /// The program did not come back: budget exhausted, stuck somewhere
-    /// else, or an emulation fault.
+    /// The program did not come back: budget exhausted, still running at
+    /// its deadline, stuck somewhere else, or an emulation fault.
     Hung(Hang),
 }
 
@@ -322,6 +323,25 @@ pub trait Engine<R: Rules>: Send {
     /// # Errors
     /// The position cannot be represented, or the move cannot be read.
     fn play(&mut self, game: &Game<R>, budget: u64) -> Result<Reply<R::Wire>, EngineError>;
+
+    /// [`Engine::play`], and the run also ends, the program still running,
+    /// when `cut` says so ([`Played::Hung`] of [`HangKind::Deadline`]): how
+    /// a deadline on the host's clock reaches the machine (the protocol
+    /// front ends' rule, `crate::protocol::clock`). Up to the cut, the
+    /// program runs exactly as without one. An engine with no emulated
+    /// machine answers at once and ignores it.
+    ///
+    /// # Errors
+    /// As [`Engine::play`].
+    fn play_until(
+        &mut self,
+        game: &Game<R>,
+        budget: u64,
+        cut: &Cut,
+    ) -> Result<Reply<R::Wire>, EngineError> {
+        let _ = cut;
+        self.play(game, budget)
+    }
 
     /// Asks the driver to collect, from now on, every move the program
     /// weighs with its own score ([`Reply::thoughts`]), or to stop. The

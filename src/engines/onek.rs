@@ -88,7 +88,7 @@ use log::debug;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Move, Piece, Position, Role, Square};
 
-use super::driver::{Check, Driver, Injecting, Program, Read, TakenIn, Track};
+use super::driver::{Check, Driver, Injecting, Program, Read, TakenIn, Track, Untypable};
 use super::{
     Candidate, EngineError, EngineInfo, EngineOptions, Entry, Hang, InputPath, OptionKind,
     OptionSpec, Played, RateSample, Thoughts, Ties,
@@ -401,22 +401,22 @@ impl Program for OneK {
         &mut self,
         track: Option<&Track<ChessRules>>,
         game: &Game<ChessRules>,
-    ) -> Result<String, String> {
+    ) -> Result<String, Untypable> {
         let Some(track) = track else {
-            return Err("no game on the machine".into());
+            return Err(Untypable::NoGame);
         };
         if !track.continued_by(game) {
-            return Err("not a continuation of the game on the machine".into());
+            return Err(Untypable::NotContinued);
         }
         let engine = game.turn();
         let m = game.moves()[game.moves().len() - 1];
         match m {
-            Move::Castle { .. } => return Err("castling is unknown to the program".into()),
-            Move::EnPassant { .. } => return Err("en passant is unknown to the program".into()),
+            Move::Castle { .. } => return Err(Untypable::UnknownMove("castling")),
+            Move::EnPassant { .. } => return Err(Untypable::UnknownMove("en passant")),
             Move::Normal {
                 promotion: Some(r), ..
             } if r != Role::Queen => {
-                return Err("under-promotion is unknown to the program".into());
+                return Err(Untypable::UnknownMove("under-promotion"));
             }
             _ => {}
         }

@@ -37,19 +37,58 @@ pub struct OptionSpec {
     pub kind: OptionKind,
 }
 
+/// A value an option refuses: the option's name, the value as given, and
+/// what the option takes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadValue {
+    pub option: &'static str,
+    pub value: String,
+    pub takes: Takes,
+}
+
+/// What an option takes, for [`BadValue`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Takes {
+    Boolean,
+    Range { min: i64, max: i64 },
+    OneOf(&'static [&'static str]),
+}
+
+impl std::fmt::Display for BadValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let BadValue {
+            option,
+            value,
+            takes,
+        } = self;
+        write!(f, "option {option}: {value:?} is not ")?;
+        match takes {
+            Takes::Boolean => f.write_str("true or false"),
+            Takes::Range { min, max } => write!(f, "a number from {min} to {max}"),
+            Takes::OneOf(vars) => write!(f, "one of {}", vars.join(", ")),
+        }
+    }
+}
+
+impl std::error::Error for BadValue {}
+
 impl OptionSpec {
     /// `value` checked against the option's type and range, in its
     /// canonical spelling (`true`, a combo var as declared, a number).
     ///
     /// # Errors
-    /// A value of the wrong type or out of range, with a message for the GUI.
-    pub fn check(&self, value: &str) -> Result<String, String> {
-        let name = self.name;
+    /// A value of the wrong type or out of range.
+    pub fn check(&self, value: &str) -> Result<String, BadValue> {
+        let bad = |takes| BadValue {
+            option: self.name,
+            value: value.to_string(),
+            takes,
+        };
         match &self.kind {
             OptionKind::Check { .. } => match value.to_ascii_lowercase().as_str() {
                 "true" | "1" | "on" => Ok("true".to_string()),
                 "false" | "0" | "off" => Ok("false".to_string()),
-                _ => Err(format!("option {name}: {value:?} is not true or false")),
+                _ => Err(bad(Takes::Boolean)),
             },
             OptionKind::Spin { min, max, .. } => value
                 .parse::<i64>()
@@ -57,15 +96,16 @@ impl OptionSpec {
                 .filter(|n| (min..=max).contains(&n))
                 .map(|n| n.to_string())
                 .ok_or_else(|| {
-                    format!("option {name}: {value:?} is not a number from {min} to {max}")
+                    bad(Takes::Range {
+                        min: *min,
+                        max: *max,
+                    })
                 }),
             OptionKind::Combo { vars, .. } => vars
                 .iter()
                 .find(|var| var.eq_ignore_ascii_case(value))
                 .map(|v| v.to_string())
-                .ok_or_else(|| {
-                    format!("option {name}: {value:?} is not one of {}", vars.join(", "))
-                }),
+                .ok_or_else(|| bad(Takes::OneOf(vars))),
             OptionKind::Text { .. } => Ok(value.to_string()),
         }
     }
@@ -110,12 +150,9 @@ mod tests {
             },
         };
         assert_eq!(combo.check("FAST"), Ok("fast".to_string()));
-        assert!(
-            combo
-                .check("medium")
-                .unwrap_err()
-                .contains("not one of slow, fast")
-        );
+        let e = combo.check("medium").unwrap_err();
+        assert_eq!(e.takes, Takes::OneOf(&["slow", "fast"]));
+        assert!(e.to_string().contains("not one of slow, fast"), "{e}");
         let spin = OptionSpec {
             name: "Level",
             kind: OptionKind::Spin {

@@ -20,9 +20,12 @@
 //! machine look (its clock, its signals), checks for a program that can never
 //! move again (a jump to itself taken, a HALT nothing will end) and the
 //! budget. The CPU stops only there: at marked addresses, at the event or
-//! budget boundary, on a bus signal or a HALT.
+//! budget boundary, on a bus signal or a HALT. A [`Cut`] set from outside
+//! is asked there too, every [`CUT_SLICE`] busy T-states, and never makes
+//! the CPU stop anywhere else.
 
 use super::cpu::{self, Bus, Cpu, Marks, Memory, Regs, RunEnd};
+use super::cut::{CUT_SLICE, Cut};
 use super::{Core, ProbeRead, Sample, Stop, Watches, profile};
 
 /// How execution goes on after a trap.
@@ -90,6 +93,8 @@ pub struct Emulator<B: Bus> {
     idle: u64,
     /// The stack pointer a call from Rust returns with.
     call_sp: Option<u16>,
+    /// Asked between slices of a run whether to end it ([`Stop::Cut`]).
+    cut: Cut,
 }
 
 /// A machine gone leaves its CPU's reusable parts to the next one made on
@@ -123,6 +128,7 @@ impl<B: Bus> Emulator<B> {
             extra: 0,
             idle: 0,
             call_sp: None,
+            cut: Cut::never(),
         };
         emu.remap();
         emu
@@ -177,6 +183,11 @@ impl<B: Bus> Emulator<B> {
 
     pub fn poke16(&mut self, addr: u16, value: u16) {
         self.bus.poke16(addr, value)
+    }
+
+    /// Writes `bytes` from `addr` on (see [`Memory::poke_bytes`]).
+    pub fn poke_bytes(&mut self, addr: u16, bytes: &[u8]) {
+        self.bus.poke_bytes(addr, bytes)
     }
 
     /// Every register.
@@ -334,6 +345,13 @@ impl<B: Bus> Emulator<B> {
         self.marks.clear(addr, Marks::TRAP);
     }
 
+    /// From now on, runs also end with [`Stop::Cut`] when `cut` says so
+    /// (asked every [`CUT_SLICE`] busy T-states, where the loop stops
+    /// anyway); [`Cut::never`] removes it.
+    pub fn set_cut(&mut self, cut: Cut) {
+        self.cut = cut;
+    }
+
     /// Runs until a named stop, and also stops with [`Stop::Breakpoint`]
     /// when execution is about to run the instruction at `breakpoint` (not
     /// counting the one it starts at). The budget: [`Stop::BudgetExhausted`]
@@ -378,6 +396,11 @@ impl<B: Bus> Emulator<B> {
         breakpoint: Option<u16>,
     ) -> Stop {
         let limit = self.busy_tstates().saturating_add(budget);
+        let mut check_at = if self.cut.is_set() {
+            self.busy_tstates().saturating_add(CUT_SLICE)
+        } else {
+            u64::MAX
+        };
         let mut first = true;
         loop {
             if self.tstates() >= dev.next_event()
@@ -411,6 +434,12 @@ impl<B: Bus> Emulator<B> {
             }
             if self.busy_tstates() >= limit {
                 return Stop::BudgetExhausted { pc: self.cpu.pc() };
+            }
+            if self.busy_tstates() >= check_at {
+                if self.cut.due() {
+                    return Stop::Cut { pc: self.cpu.pc() };
+                }
+                check_at = self.busy_tstates().saturating_add(CUT_SLICE);
             }
         }
     }
@@ -630,6 +659,62 @@ mod tests {
         assert!(matches!(stop, Stop::BudgetExhausted { .. }), "{stop:?}");
         let busy = emu.busy_tstates();
         assert!((1_000..1_000 + 12).contains(&busy), "{busy}");
+    }
+
+    /// An event every 10,000 T-states that does nothing (a frame clock).
+    struct Ticking(u64);
+
+    impl Devices<Flat> for Ticking {
+        fn next_event(&self) -> u64 {
+            self.0
+        }
+        fn event(&mut self, _: &mut Emulator<Flat>) -> Option<Stop> {
+            self.0 += 10_000;
+            None
+        }
+        fn rom(&mut self, _: &mut Emulator<Flat>, pc: u16) -> Option<Stop> {
+            Some(Stop::Fault(Fault::RomCall { pc }))
+        }
+        fn after(&mut self, _: &mut Emulator<Flat>) -> Option<Stop> {
+            None
+        }
+        fn wakes_halt(&self, _: &Emulator<Flat>) -> bool {
+            false
+        }
+    }
+
+    #[test]
+    fn a_cut_ends_the_run_where_it_stops_anyway_and_changes_nothing_before() {
+        use std::sync::Arc;
+        use std::sync::atomic::{AtomicU32, Ordering};
+        // loop: INC A; JR loop.
+        let code = [0x3C, 0x18, 0xFD];
+        let asked = Arc::new(AtomicU32::new(0));
+        let counter = Arc::clone(&asked);
+        let mut emu = with_code(&code);
+        // Due at the third time of asking.
+        emu.set_cut(Cut::when(move || {
+            counter.fetch_add(1, Ordering::SeqCst) >= 2
+        }));
+        let stop = emu.run(&mut Ticking(10_000), 10_000_000, None);
+        assert!(matches!(stop, Stop::Cut { .. }), "{stop:?}");
+        assert_eq!(asked.load(Ordering::SeqCst), 3, "asked once a slice");
+        let busy = emu.busy_tstates();
+        assert!(
+            (3 * CUT_SLICE..3 * CUT_SLICE + 3 * 10_000 + 12).contains(&busy),
+            "cut at a frame past the third slice: {busy}"
+        );
+        // The same run without a cut, to the same time, is the same machine.
+        let mut plain = with_code(&code);
+        let stop = plain.run(&mut Ticking(10_000), busy, None);
+        assert!(matches!(stop, Stop::BudgetExhausted { .. }), "{stop:?}");
+        assert_eq!(plain.busy_tstates(), busy);
+        assert_eq!((plain.a(), plain.pc()), (emu.a(), emu.pc()));
+        // Removed, the cut is never asked again: the budget ends the run.
+        emu.set_cut(Cut::never());
+        let stop = emu.run(&mut Ticking(emu.tstates() + 10_000), 100_000, None);
+        assert!(matches!(stop, Stop::BudgetExhausted { .. }), "{stop:?}");
+        assert_eq!(asked.load(Ordering::SeqCst), 3);
     }
 
     #[test]

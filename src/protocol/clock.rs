@@ -1,73 +1,43 @@
-//! From the GUI's clock to the program's budget: the clock as the
-//! protocols describe it ([`Clock`]), the bounds it sets on one move
-//! ([`Limits`]), and the host's emulated speed ([`Speed`]) that turns time
-//! into T-states.
+//! From the GUI's clock to the bounds on one move: the clock as the
+//! protocols describe it ([`Clock`]) and what it allows ([`Limits`]).
+//!
+//! # The rule (issue 33: "a clock never cuts a program that would have
+//! finished in time")
+//! A retro program thinks with a fixed effort and, cut short, has nothing
+//! to give — `bestmove 0000` is a lost game. So a program is cut only when
+//! it is still running at the real deadline: all the time its clock leaves
+//! it (or its move time), counted from the command (`go`, `usermove`, Hub
+//! `go`). The deadline is a point on the host's wall clock, set at the
+//! protocol edge when the command arrives ([`super::worker`]), and reaches
+//! the emulated machine as a check the run loop makes between slices of
+//! emulated time (`crate::machine::Cut`): the machine's own budgets stay in
+//! T-states. How fast the host happens to emulate does not enter: a loaded
+//! host gives the program less emulated time before the deadline, never
+//! an earlier cut.
+//!
+//! No margin is kept back. The GUI started its clock when it sent the
+//! command, before we read it, so at our deadline its flag has fallen: a
+//! margin would only turn some of the late answers it flags anyway into
+//! moves given up by us, some of them from programs that would have moved
+//! in time. The cut is a hang guard that ends the search the GUI no
+//! longer waits for, and says why.
+//!
+//! Where no clock limits the move (`go infinite`, `go ponder`, `go depth`,
+//! no clock at all) there is no deadline, and a T-state budget
+//! ([`NO_CLOCK_BUDGET`]) is the only guard against a program that hangs:
+//! such runs do not depend on the host at all.
 
 use std::time::Duration;
 
-/// Emulated speed of this host, measured from the replies, to turn the clock
-/// into a T-state budget.
-///
-/// The rule (issue "tried as a new user would"): a retro program thinks with
-/// a fixed effort and, cut short, has nothing to give — `bestmove 0000` is a
-/// lost game. So a program is only cut short when it could not have finished
-/// before the real deadline anyway: the budget is the time up to the
-/// deadline, less a safety margin ([`Clock::limits`]), times the rate this
-/// host emulates. Before the first measurement the rate is an optimistic
-/// [`DEFAULT_RATE`]: a pessimistic guess would cut a program that fits the
-/// clock (at 0.1+0.01, a 150 MHz guess left 1K ZX Chess 0.9 M T-states for a
-/// move that needs 4–7 M), while an optimistic one only lets a program that
-/// really hangs run into the deadline, where it loses on time instead.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Speed {
-    /// Emulated T-states per host second.
-    rate: f64,
-}
-
-/// Before the first measurement: above what hosts emulate (450–850 × 10⁶
-/// T-states per second measured on the development machine).
-pub const DEFAULT_RATE: f64 = 1e9;
 /// Budget when the clock sets no limit (`go infinite`, `go depth`, no
-/// clock at all): ample for the programs here, yet a hung program is given
-/// up after some seconds of host time.
+/// clock at all): ample for the programs here (1K ZX Chess needs 4–7 M
+/// T-states a move), yet a hung program is given up after some seconds of
+/// host time.
 pub const NO_CLOCK_BUDGET: u64 = 5_000_000_000;
-/// Time reserved for the pipes, the GUI and the host's scheduling.
+/// Time kept back from the fair share ([`Limits::share`]) that the
+/// authentic-timing wait may fill: the wait is ours to choose, so it stays
+/// well clear of the deadline.
 pub const OVERHEAD: Duration = Duration::from_millis(30);
-
-impl Default for Speed {
-    fn default() -> Self {
-        Speed { rate: DEFAULT_RATE }
-    }
-}
-
-impl Speed {
-    /// Learns from a reply: `tstates` emulated in `host` time. Replies too
-    /// short to time (the tape's stored move) teach nothing.
-    pub fn observe(&mut self, tstates: u64, host: Duration) {
-        if tstates < 100_000 || host < Duration::from_millis(1) {
-            return;
-        }
-        let sample = (tstates as f64 / host.as_secs_f64()).clamp(10e6, 5e9);
-        // Slow to trust a fast sample, quick to believe a slow one.
-        let weight = if sample < self.rate { 0.5 } else { 0.2 };
-        self.rate = self.rate * (1.0 - weight) + sample * weight;
-    }
-
-    /// T-states per host second, as now estimated.
-    pub fn rate(&self) -> f64 {
-        self.rate
-    }
-
-    /// The budget for a move that must be ready within `limit` of host time
-    /// (the margin is already taken off): what the host emulates in that
-    /// time. No limit: [`NO_CLOCK_BUDGET`].
-    pub fn budget(&self, limit: Option<Duration>) -> u64 {
-        match limit {
-            None => NO_CLOCK_BUDGET,
-            Some(limit) => ((limit.as_secs_f64() * self.rate) as u64).clamp(1, NO_CLOCK_BUDGET),
-        }
-    }
-}
 
 /// A clock as the protocols describe it, from the mover's side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -91,15 +61,11 @@ impl Clock {
     /// - `share`, a fair share of the time left (spread over the moves to go,
     ///   or over 20 more moves, plus most of the increment, at most half of
     ///   what is left, less [`OVERHEAD`]), which the authentic-timing wait
-    ///   may fill;
-    /// - `ceiling`, the most the program itself may take before it is called
-    ///   hung: the real deadline, all that is left, less a safety margin of
-    ///   [`OVERHEAD`] and a tenth, but never less than half of what is left;
-    ///   or the move time less [`OVERHEAD`] (at least half of it).
+    ///   may fill (a move time less [`OVERHEAD`], at least half of it);
+    /// - `deadline`, when a program still running is cut: all that is
+    ///   left, or the move time, whichever is shorter.
     pub fn limits(&self) -> Limits {
-        let move_time = self
-            .move_time
-            .map(|t| t.saturating_sub(OVERHEAD).max(t / 2));
+        let less = |t: Duration, kept: Duration| t.saturating_sub(kept).max(t / 2);
         let share = self.remaining.map(|left| {
             let moves = self.moves_to_go.unwrap_or(20).clamp(1, 50);
             (left / moves)
@@ -107,16 +73,14 @@ impl Clock {
                 .min(left / 2)
                 .saturating_sub(OVERHEAD)
         });
-        let ceiling = self
-            .remaining
-            .map(|left| left.saturating_sub(OVERHEAD + left / 10).max(left / 2));
+        let deadline = self.remaining;
         let tighter = |a: Option<Duration>, b: Option<Duration>| match (a, b) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
         Limits {
-            share: tighter(move_time, share),
-            ceiling: tighter(move_time, ceiling),
+            share: tighter(self.move_time.map(|t| less(t, OVERHEAD)), share),
+            deadline: tighter(self.move_time, deadline),
         }
     }
 }
@@ -124,8 +88,23 @@ impl Clock {
 /// The bounds the clock sets on one move (see [`Clock::limits`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
+    /// What the authentic-timing wait may fill.
     pub share: Option<Duration>,
-    pub ceiling: Option<Duration>,
+    /// How long after the command a program still running is cut.
+    pub deadline: Option<Duration>,
+}
+
+impl Limits {
+    /// The T-state budget of a search under these limits: none to speak of
+    /// under a deadline (the deadline cuts; the engine's own budget,
+    /// `EngineOptions::budget`, still caps it), [`NO_CLOCK_BUDGET`] as the
+    /// hang guard where no clock limits.
+    pub fn budget(&self) -> u64 {
+        match self.deadline {
+            Some(_) => u64::MAX,
+            None => NO_CLOCK_BUDGET,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -145,48 +124,37 @@ mod tests {
             .limits();
             (
                 l.share.map(|d| d.as_millis()),
-                l.ceiling.map(|d| d.as_millis()),
+                l.deadline.map(|d| d.as_millis()),
             )
         };
         assert_eq!(c(None, 0, None, None), (None, None));
-        assert_eq!(c(None, 0, None, Some(1000)), (Some(970), Some(970)));
-        assert_eq!(c(None, 0, None, Some(20)), (Some(10), Some(10)));
-        // 60 s, no increment: a 20th to share; the program may think up to
-        // the deadline less the margin (30 ms and a tenth) before it is
-        // called hung.
-        assert_eq!(c(Some(60_000), 0, None, None), (Some(2970), Some(53_970)));
+        assert_eq!(c(None, 0, None, Some(1000)), (Some(970), Some(1000)));
+        assert_eq!(c(None, 0, None, Some(6)), (Some(3), Some(6)));
+        // 60 s, no increment: a 20th to share; the program is cut only if
+        // still running when its flag falls.
+        assert_eq!(c(Some(60_000), 0, None, None), (Some(2970), Some(60_000)));
         assert_eq!(
             c(Some(60_000), 2000, None, None),
-            (Some(4470), Some(53_970))
+            (Some(4470), Some(60_000))
         );
         // One move to go: half of what is left to share.
-        assert_eq!(c(Some(1000), 0, Some(1), None), (Some(470), Some(870)));
-        // A scramble: nothing to share, yet the program may use what the
-        // clock really leaves (at 0.1+0.01, 60 ms: 1K ZX Chess needs 6–10).
-        assert_eq!(c(Some(100), 0, None, None), (Some(0), Some(60)));
-        assert_eq!(c(Some(300), 0, None, None), (Some(0), Some(240)));
-        assert_eq!(c(Some(20), 0, None, None), (Some(0), Some(10)));
+        assert_eq!(c(Some(1000), 0, Some(1), None), (Some(470), Some(1000)));
+        // A scramble: nothing to share, yet the program may use all the
+        // clock really leaves (at 0.1+0.01, 1K ZX Chess needs 6–10 ms).
+        assert_eq!(c(Some(100), 0, None, None), (Some(0), Some(100)));
+        assert_eq!(c(Some(8), 0, None, None), (Some(0), Some(8)));
         // Both: the tighter.
-        assert_eq!(c(Some(60_000), 0, None, Some(500)), (Some(470), Some(470)));
+        assert_eq!(c(Some(60_000), 0, None, Some(500)), (Some(470), Some(500)));
+        assert_eq!(c(Some(300), 0, None, Some(500)), (Some(0), Some(300)));
     }
 
     #[test]
-    fn speed_budgets() {
-        let mut s = Speed::default();
-        assert_eq!(s.budget(None), NO_CLOCK_BUDGET);
-        assert_eq!(s.budget(Some(Duration::from_secs(1))), 1_000_000_000);
-        s.observe(6_000_000, Duration::from_millis(12));
-        assert!(
-            s.rate() < DEFAULT_RATE && s.rate() > 500e6,
-            "a slower host is believed"
-        );
-        assert_eq!(
-            s.budget(Some(Duration::from_millis(10))),
-            (s.rate() / 100.0) as u64
-        );
-        s.observe(10, Duration::ZERO);
-        let before = s.rate();
-        s.observe(6_000_000, Duration::from_millis(600));
-        assert!(s.rate() < before / 1.5, "a slow reply is believed at once");
+    fn a_deadline_replaces_the_budget_and_no_clock_keeps_the_hang_guard() {
+        let timed = Clock {
+            remaining: Some(Duration::from_millis(40)),
+            ..Clock::default()
+        };
+        assert_eq!(timed.limits().budget(), u64::MAX, "only the deadline cuts");
+        assert_eq!(Clock::default().limits().budget(), NO_CLOCK_BUDGET);
     }
 }

@@ -1,7 +1,7 @@
 //! The in-flight-search bookkeeping every front end needs, written once:
-//! handing a search to the worker with a budget from the GUI's clock,
-//! matching the finished search to the request, learning the host's speed,
-//! and holding the answer back — for `stop`/`ponderhit` (`go infinite`,
+//! handing a search to the worker with the deadline the GUI's clock sets
+//! ([`super::clock`]), matching the finished search to the request, saying
+//! what time a program cut at its deadline had, and holding the answer back — for `stop`/`ponderhit` (`go infinite`,
 //! `go ponder`) or for the original machine's thinking time (authentic
 //! timing) — until it may be sent. The front ends only parse the GUI's
 //! lines and render the answer's lines.
@@ -14,7 +14,9 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 use super::answer::Answer;
-use super::session::{Action, Clock, Ids, Job, Limits, SearchRequest, Searched, Settings, Speed};
+use super::session::{Action, Clock, Ids, Job, Limits, SearchRequest, Searched, Settings};
+use crate::engines::Played;
+use crate::rules::HangKind;
 use crate::rules::{Game, Rules};
 
 /// When a search's answer may go out.
@@ -35,6 +37,8 @@ pub struct Pending<R: Rules, X> {
     /// The game as it was when the search started.
     pub game: Game<R>,
     pub mode: Mode,
+    /// The mover's clock, as the command gave it.
+    pub clock: Clock,
     /// What the clock allows for the move.
     pub limits: Limits,
     /// `stop` came before the answer: send it at once.
@@ -57,7 +61,6 @@ struct Held {
 #[derive(Debug)]
 pub struct Desk<R: Rules, X> {
     pub settings: Settings,
-    pub speed: Speed,
     /// Ask the worker for the program's candidates ([`SearchRequest::thoughts`])
     /// in the searches started from now on.
     pub thoughts: bool,
@@ -70,7 +73,6 @@ impl<R: Rules, X> Desk<R, X> {
     pub fn new(settings: Settings) -> Desk<R, X> {
         Desk {
             settings,
-            speed: Speed::default(),
             thoughts: false,
             ids: Ids::default(),
             pending: VecDeque::new(),
@@ -78,21 +80,30 @@ impl<R: Rules, X> Desk<R, X> {
         }
     }
 
-    /// What the clock allows for a move, and the T-state budget that gives.
-    pub fn budget(&self, clock: &Clock) -> (Limits, u64) {
+    /// What the clock allows for a search in `mode`: a search that waits
+    /// for `stop` or `ponderhit` has no deadline (its clock starts later,
+    /// if ever), only the hang guard.
+    pub fn limits(clock: &Clock, mode: Mode) -> Limits {
         let limits = clock.limits();
-        (limits, self.speed.budget(limits.ceiling))
+        match mode {
+            Mode::Timed => limits,
+            Mode::Infinite | Mode::Ponder => Limits {
+                deadline: None,
+                ..limits
+            },
+        }
     }
 
     /// Starts a search of the position `game` has reached: the job for the
     /// worker, to be sent after any lines the front end writes first.
     pub fn start(&mut self, game: &Game<R>, clock: &Clock, mode: Mode, extra: X) -> Action<R> {
-        let (limits, budget) = self.budget(clock);
+        let limits = Self::limits(clock, mode);
         let id = self.ids.fresh();
         self.pending.push_back(Pending {
             id,
             game: game.clone(),
             mode,
+            clock: *clock,
             limits,
             stopped: false,
             discarded: false,
@@ -101,7 +112,8 @@ impl<R: Rules, X> Desk<R, X> {
         Action::Job(Job::Search(SearchRequest {
             id,
             game: game.clone(),
-            budget,
+            budget: limits.budget(),
+            deadline: limits.deadline,
             screen: self.settings.show_screen,
             thoughts: self.thoughts,
         }))
@@ -120,19 +132,21 @@ impl<R: Rules, X> Desk<R, X> {
             id: self.ids.fresh(),
             game: game.clone(),
             mode,
-            limits: clock.limits(),
+            clock: *clock,
+            limits: Self::limits(clock, mode),
             stopped: false,
             discarded: false,
             extra,
         }
     }
 
-    /// The request `searched` answers, taken off the desk (the host's speed
-    /// learnt from it), with the answer judged once ([`Answer`]) in the
-    /// position it searched; `None`, with a note, if nobody waits for it.
+    /// The request `searched` answers, taken off the desk, with the answer
+    /// judged once ([`Answer`]) in the position it searched (a program cut
+    /// at its deadline said so with the time it had); `None`, with a note,
+    /// if nobody waits for it.
     pub fn finished(
         &mut self,
-        searched: Searched<R>,
+        mut searched: Searched<R>,
         out: &mut Vec<Action<R>>,
     ) -> Option<(Pending<R, X>, Answer<R>)> {
         let Some(at) = self.pending.iter().position(|p| p.id == searched.id) else {
@@ -142,10 +156,19 @@ impl<R: Rules, X> Desk<R, X> {
             )));
             return None;
         };
-        if let Ok(reply) = &searched.result {
-            self.speed.observe(reply.tstates, searched.host);
-        }
         let pending = self.pending.remove(at)?;
+        if let Ok(reply) = &mut searched.result
+            && let Played::Hung(hang) = &mut reply.played
+            && hang.kind == HangKind::Deadline
+        {
+            hang.detail = format!(
+                "{} ({}: cut {} ms after the command, {} T-states into its move)",
+                hang.detail,
+                had(&pending.clock),
+                (searched.waited + searched.host).as_millis(),
+                reply.tstates
+            );
+        }
         let game = &pending.game;
         let answer = Answer::new(
             game.rules(),
@@ -278,10 +301,23 @@ impl<R: Rules, X> Desk<R, X> {
     }
 }
 
+/// The time a clock gave a move, in words: `it had 30 ms on its clock`,
+/// `it had a move time of 100 ms`.
+fn had(clock: &Clock) -> String {
+    let ms = |d: Duration| d.as_millis();
+    match (clock.remaining, clock.move_time) {
+        (Some(left), Some(mt)) if mt >= left => format!("it had {} ms on its clock", ms(left)),
+        (_, Some(mt)) => format!("it had a move time of {} ms", ms(mt)),
+        (Some(left), None) => format!("it had {} ms on its clock", ms(left)),
+        (None, None) => "it had no clock".to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engines::{self, EngineOptions, InputPath, Played, Reply};
+    use crate::engines::{self, EngineOptions, Hang, InputPath, Reply};
+    use crate::machine::Stop;
     use crate::protocol::session::{self, IllegalPolicy};
     use crate::rules::chess::ChessRules;
     use shakmaty::uci::UciMove;
@@ -313,6 +349,7 @@ mod tests {
                 thoughts: None,
             }),
             host: Duration::from_millis(10),
+            waited: Duration::ZERO,
             screen: None,
         }
     }
@@ -327,14 +364,15 @@ mod tests {
     }
 
     #[test]
-    fn a_search_is_matched_judged_and_learnt_from() {
+    fn a_search_is_matched_and_judged() {
         let mut d = desk();
         let clock = Clock {
             move_time: Some(Duration::from_millis(1000)),
             ..Clock::default()
         };
         let request = go(&mut d, &clock, Mode::Timed);
-        assert_eq!(request.budget, 970_000_000, "970 ms at the default rate");
+        assert_eq!(request.deadline, Some(Duration::from_millis(1000)));
+        assert_eq!(request.budget, u64::MAX, "the deadline cuts, not a budget");
         assert!(d.busy());
         let mut out = Vec::new();
         assert!(
@@ -361,8 +399,51 @@ mod tests {
             "judged once, in the position searched"
         );
         assert_eq!(judged.verdict.send.unwrap().to_string(), "e2e5", "play");
-        assert!(d.speed.rate() < session::DEFAULT_RATE, "speed learnt");
         assert!(!d.busy());
+    }
+
+    #[test]
+    fn only_a_timed_search_has_a_deadline() {
+        let mut d = desk();
+        let clock = Clock {
+            remaining: Some(Duration::from_millis(80)),
+            ..Clock::default()
+        };
+        let timed = go(&mut d, &clock, Mode::Timed);
+        assert_eq!(timed.deadline, Some(Duration::from_millis(80)));
+        for mode in [Mode::Ponder, Mode::Infinite] {
+            let r = go(&mut d, &clock, mode);
+            assert_eq!(r.deadline, None, "{mode:?}: its clock starts later");
+            assert_eq!(r.budget, session::NO_CLOCK_BUDGET, "the hang guard");
+        }
+        let r = go(&mut d, &Clock::default(), Mode::Timed);
+        assert_eq!((r.deadline, r.budget), (None, session::NO_CLOCK_BUDGET));
+    }
+
+    #[test]
+    fn a_program_cut_at_its_deadline_is_told_with_the_time_it_had() {
+        let mut d = desk();
+        let clock = Clock {
+            remaining: Some(Duration::from_millis(30)),
+            increment: Duration::from_millis(10),
+            ..Clock::default()
+        };
+        let request = go(&mut d, &clock, Mode::Timed);
+        let mut s = searched(request.id, "e2e4");
+        if let Ok(reply) = &mut s.result {
+            reply.played = Played::Hung(Hang::from_stop(Stop::Cut { pc: 0x4156 }));
+            reply.tstates = 3_100_000;
+        }
+        s.host = Duration::from_millis(25);
+        s.waited = Duration::from_millis(1);
+        let mut out = Vec::new();
+        let (_, answer) = d.finished(s, &mut out).unwrap();
+        assert_eq!(
+            answer.outcome.unwrap().verdict.problem.unwrap(),
+            "the program did not come back: still running at its deadline, at PC 0x4156 \
+             (it had 30 ms on its clock: cut 26 ms after the command, 3100000 T-states \
+             into its move)"
+        );
     }
 
     #[test]

@@ -57,8 +57,13 @@ pub struct SearchRequest<R: Rules> {
     pub id: u64,
     /// The game so far (legal moves, checked by the rules).
     pub game: Game<R>,
-    /// Emulated T-states the program may take.
+    /// Emulated T-states the program may take: the hang guard where no
+    /// clock limits ([`super::clock::NO_CLOCK_BUDGET`]).
     pub budget: u64,
+    /// How long after the command that asked for the search (the edge
+    /// stamps its arrival) a program still running is cut
+    /// ([`super::clock`]'s rule); `None`: never.
+    pub deadline: Option<Duration>,
     /// Also send the emulated screen back.
     pub screen: bool,
     /// Collect the program's candidates ([`Reply::thoughts`]).
@@ -69,6 +74,7 @@ impl<R: Rules> PartialEq for SearchRequest<R> {
     fn eq(&self, other: &Self) -> bool {
         self.id == other.id
             && self.budget == other.budget
+            && self.deadline == other.deadline
             && self.screen == other.screen
             && self.thoughts == other.thoughts
             && self.game.root() == other.game.root()
@@ -84,6 +90,10 @@ pub struct Searched<R: Rules> {
     pub result: Result<Reply<R::Wire>, SearchError>,
     /// Host time the search took.
     pub host: Duration,
+    /// Host time between the command's arrival and the search's start (a
+    /// search queued behind another): its deadline counts from the
+    /// command.
+    pub waited: Duration,
     /// The emulated screen after the reply (plain text rows, blank rows
     /// above and below left out), if asked for and the engine has one.
     pub screen: Option<Vec<String>>,

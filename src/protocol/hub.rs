@@ -24,8 +24,8 @@
 //! rendered as `type=int|bool|enum|string`).
 //!
 //! `level`: `time=` (seconds left, real) with `moves=` and `inc=` becomes
-//! the shared [`Clock`] and, through the [`Desk`], the program's T-state
-//! budget; `move-time=` a fixed time a move; `depth=` and `nodes=` are read
+//! the shared [`Clock`] and, through the [`Desk`], the deadline at which a
+//! program still thinking is cut ([`super::clock`]); `move-time=` a fixed time a move; `depth=` and `nodes=` are read
 //! and ignored (the programs think their own fixed way); `infinite` makes a
 //! search wait for `stop`. The increment is added before the move, as the
 //! protocol says, so the time for this move is `time` + `inc`. Seconds past
@@ -463,7 +463,7 @@ impl Hub {
             .desk
             .settings
             .set(name, Some(v))
-            .map_err(HubError::Param)?
+            .map_err(|e| HubError::Param(e.to_string()))?
         {
             Change::Value => {}
             Change::Recreate => out.push(Action::Job(Job::Recreate(
@@ -709,6 +709,7 @@ mod tests {
             id,
             result: Ok(played),
             host: Duration::from_millis(12),
+            waited: Duration::ZERO,
             screen: None,
         })
     }
@@ -948,7 +949,11 @@ mod tests {
         let actions = feed(&mut h, "go think");
         let request = job(&actions).unwrap();
         assert_eq!(request.game.moves().len(), 1);
-        assert!(request.budget > 6_000_000);
+        assert_eq!(
+            request.deadline,
+            Some(Duration::from_millis(61_000)),
+            "the time and the increment"
+        );
         let id = request.id;
         assert_eq!(
             sent(&feed(&mut h, "ping")),
@@ -1165,6 +1170,7 @@ mod tests {
                 "x=\"y\"".into(),
             ))),
             host: Duration::ZERO,
+            waited: Duration::ZERO,
             screen: None,
         });
         let lines = sent(&h.handle(failed));

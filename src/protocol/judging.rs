@@ -62,7 +62,7 @@ pub struct Weighed<R: Rules> {
     pub candidate: Candidate<R::Wire>,
     /// The rules' verdict: the legal move with its wire as the rules write
     /// it (a `pv` may show only this), or why they refuse it.
-    pub verdict: Result<(R::Move, R::Wire), String>,
+    pub verdict: Result<(R::Move, R::Wire), R::Illegal>,
 }
 
 impl<R: Rules> Weighed<R> {
@@ -77,8 +77,8 @@ impl<R: Rules> Weighed<R> {
     }
 
     /// Why the rules refuse it, if illegal.
-    pub fn illegal(&self) -> Option<&str> {
-        self.verdict.as_ref().err().map(String::as_str)
+    pub fn illegal(&self) -> Option<&R::Illegal> {
+        self.verdict.as_ref().err()
     }
 }
 
@@ -99,7 +99,7 @@ pub fn judge_thoughts<R: Rules>(
                     let wire = rules.wire(pos, &m);
                     Ok((m, wire))
                 }
-                Verdict::Illegal(_, why) => Err(why.to_string()),
+                Verdict::Illegal(_, why) => Err(why),
             };
             Weighed {
                 rank: i + 1,

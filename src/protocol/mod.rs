@@ -27,6 +27,7 @@ use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::sync::mpsc;
 use std::thread;
+use std::time::Instant;
 
 use crate::engines::{self, Catalogue, EngineError, EngineOptions, GameKind};
 use crate::rules::chess::ChessRules;
@@ -84,16 +85,28 @@ impl Protocol {
     }
 }
 
+/// A `proto=` that names no protocol we speak (as given).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownProtocol(pub String);
+
+impl std::fmt::Display for UnknownProtocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "unknown protocol {:?}: uci, xboard or hub", self.0)
+    }
+}
+
+impl std::error::Error for UnknownProtocol {}
+
 /// `proto=`: `uci`, `xboard` or `cecp`, `hub`.
 impl std::str::FromStr for Protocol {
-    type Err = String;
+    type Err = UnknownProtocol;
 
-    fn from_str(s: &str) -> Result<Protocol, String> {
+    fn from_str(s: &str) -> Result<Protocol, UnknownProtocol> {
         match s {
             "uci" => Ok(Protocol::Uci),
             "xboard" | "cecp" => Ok(Protocol::Xboard),
             "hub" => Ok(Protocol::Hub),
-            other => Err(format!("unknown protocol {other:?}: uci, xboard or hub")),
+            other => Err(UnknownProtocol(other.to_string())),
         }
     }
 }
@@ -112,6 +125,9 @@ pub enum ProtocolError {
     Stdout(io::Error),
     /// The engine's thread ended.
     WorkerGone,
+    /// A front end's own option given on the command line
+    /// (`--option IllegalMoves=maybe`) refused its value.
+    Option(settings::PresetError),
 }
 
 impl fmt::Display for ProtocolError {
@@ -123,6 +139,7 @@ impl fmt::Display for ProtocolError {
             }
             ProtocolError::Stdout(e) => write!(f, "stdout: {e}"),
             ProtocolError::WorkerGone => write!(f, "the engine thread is gone"),
+            ProtocolError::Option(e) => e.fmt(f),
         }
     }
 }
@@ -199,7 +216,8 @@ where
             engine: engine.to_string(),
         });
     }
-    let settings = Settings::new(&entry, options.clone());
+    let settings = Settings::from_command_line(&entry, options).map_err(ProtocolError::Option)?;
+    let options = settings.engine.clone();
     let info = entry.info;
     let lines = Lines {
         first: first_line,
@@ -252,11 +270,11 @@ where
         mut output,
     } = lines;
     let (inputs, rx) = mpsc::channel::<Input<R>>();
-    let (jobs, job_rx) = mpsc::channel::<Job<R>>();
+    let (jobs, job_rx) = mpsc::channel::<(Job<R>, Instant)>();
     let to_main = inputs.clone();
     thread::spawn(move || {
-        for job in job_rx {
-            if let Some(input) = worker.run(job)
+        for (job, arrived) in job_rx {
+            if let Some(input) = worker.run(job, arrived)
                 && to_main.send(input).is_err()
             {
                 break;
@@ -273,6 +291,8 @@ where
 
     let out = &mut output;
     while let Ok(input) = rx.recv() {
+        // Where the deadline of a search this input starts counts from.
+        let arrived = Instant::now();
         if let Input::Line(line) = &input {
             log::debug!(">engine: {line}");
         }
@@ -285,7 +305,9 @@ where
                         .map_err(ProtocolError::Stdout)?;
                 }
                 Action::Note(note) => eprintln!("retrochess: {note}"),
-                Action::Job(job) => jobs.send(job).map_err(|_| ProtocolError::WorkerGone)?,
+                Action::Job(job) => jobs
+                    .send((job, arrived))
+                    .map_err(|_| ProtocolError::WorkerGone)?,
                 Action::WakeAfter(delay, token) => {
                     let timer = inputs.clone();
                     thread::spawn(move || {

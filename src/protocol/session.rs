@@ -4,8 +4,8 @@
 //! - [`super::worker`]: the engine worker that runs the emulated program
 //!   off the protocol thread;
 //! - [`super::settings`]: the options every front end offers;
-//! - [`super::clock`]: the clock, its limits and the host's speed, from
-//!   time to a T-state budget;
+//! - [`super::clock`]: the clock and its limits: the deadline that cuts a
+//!   program still running, the hang guard where no clock limits;
 //! - [`super::judging`]: the reply and the candidates judged;
 //! - [`super::prose`]: the words about candidates and the retro detail.
 //!
@@ -18,7 +18,7 @@
 //! [`super::serve_on`] touches threads and the line transport, so the
 //! machines are tested with plain tables of lines.
 
-pub use super::clock::{Clock, DEFAULT_RATE, Limits, NO_CLOCK_BUDGET, OVERHEAD, Speed};
+pub use super::clock::{Clock, Limits, NO_CLOCK_BUDGET, OVERHEAD};
 pub use super::events::{Action, Ids, Input, Job, SearchError, SearchRequest, Searched};
 pub use super::judging::{Judged, Weighed, judge_reply, judge_thoughts};
 pub use super::prose::{candidate_notes, describe, no_thoughts, nps, ordinal, ties, ties_as};

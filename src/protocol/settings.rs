@@ -5,7 +5,45 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::engines::{EngineInfo, EngineOptions, Entry, OptionKind, OptionSpec};
+use crate::engines::{BadValue, EngineInfo, EngineOptions, Entry, OptionKind, OptionSpec};
+
+/// Why an option was not set.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SettingError {
+    /// No option of this name (as given).
+    Unknown(String),
+    /// The option refuses the value.
+    Value(BadValue),
+}
+
+impl fmt::Display for SettingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SettingError::Unknown(name) => write!(f, "unknown option {name:?}"),
+            SettingError::Value(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for SettingError {}
+
+/// A front end's own option given on the command line (`--option
+/// NAME=VALUE`) and refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PresetError {
+    pub name: String,
+    pub value: String,
+    pub error: SettingError,
+}
+
+impl fmt::Display for PresetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let PresetError { name, value, error } = self;
+        write!(f, "--option {name}={value}: {error}")
+    }
+}
+
+impl std::error::Error for PresetError {}
 
 /// What to do when the program plays an illegal move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,6 +134,49 @@ impl Settings {
         }
     }
 
+    /// The settings of `entry` for a front end started from the command
+    /// line: `engine.values` may also name the front ends' own options
+    /// (`--option Seed=random`, `--option IllegalMoves=resign`), which are
+    /// set here, as a GUI's `setoption` would set them, and leave the
+    /// driver's values. A manager that cannot send a value its client
+    /// library refuses (python-chess refuses `random` for the spin `Seed`,
+    /// so lichess-bot cannot set it) passes it this way.
+    ///
+    /// # Errors
+    /// A value the option refuses, with the option named.
+    pub fn from_command_line(
+        entry: &Entry,
+        mut engine: EngineOptions,
+    ) -> Result<Settings, PresetError> {
+        let own = [
+            "Seed",
+            "IllegalMoves",
+            "AuthenticTiming",
+            "TimeScale",
+            "ShowScreen",
+        ];
+        let presets: Vec<(String, String)> = engine
+            .values
+            .iter()
+            .filter(|(name, _)| own.iter().any(|o| o.eq_ignore_ascii_case(name)))
+            .map(|(n, v)| (n.clone(), v.clone()))
+            .collect();
+        for (name, _) in &presets {
+            engine.values.remove(name);
+        }
+        let mut settings = Settings::new(entry, engine);
+        for (name, value) in presets {
+            settings
+                .set(&name, Some(&value))
+                .map_err(|error| PresetError {
+                    name: name.clone(),
+                    value: value.clone(),
+                    error,
+                })?;
+        }
+        Ok(settings)
+    }
+
     /// The options, with the current values as defaults (the seed given on
     /// the command line is the default a GUI shows).
     pub fn specs(&self) -> Vec<OptionSpec> {
@@ -149,19 +230,19 @@ impl Settings {
     /// Sets option `name` (case-insensitive, as UCI allows) to `value`.
     ///
     /// # Errors
-    /// Unknown option or a value out of range, with a message for the GUI.
-    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, String> {
+    /// Unknown option or a value out of range.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Change, SettingError> {
         let value = value.map(str::trim).unwrap_or("");
         let spec = self
             .specs()
             .into_iter()
             .find(|s| s.name.eq_ignore_ascii_case(name))
-            .ok_or_else(|| format!("unknown option {name:?}"))?;
+            .ok_or_else(|| SettingError::Unknown(name.to_string()))?;
         if spec.name == "Seed" && value.eq_ignore_ascii_case("random") {
             self.fresh_seed = true;
             return Ok(Change::Value);
         }
-        let value = spec.check(value)?;
+        let value = spec.check(value).map_err(SettingError::Value)?;
         match spec.name {
             "Seed" => {
                 self.fresh_seed = false;
@@ -278,6 +359,25 @@ mod tests {
         assert_eq!(s.time_scale, 50, "a refused value changes nothing");
     }
 
+    #[test]
+    fn the_command_line_presets_the_front_ends_options() {
+        let entry = crate::engines::entry("1k-zx-chess").unwrap();
+        let options = EngineOptions::default()
+            .with("seed", "random")
+            .with("IllegalMoves", "resign")
+            .with("Opening", "think");
+        let s = Settings::from_command_line(&entry, options).unwrap();
+        assert!(s.fresh_seed);
+        assert_eq!(s.illegal, IllegalPolicy::Resign);
+        // The driver keeps its own options and never sees the front ends'.
+        assert_eq!(s.engine.value("Opening"), Some("think"));
+        assert_eq!(s.engine.values.len(), 1, "{:?}", s.engine.values);
+        let bad = EngineOptions::default().with("TimeScale", "0");
+        let e = Settings::from_command_line(&entry, bad).unwrap_err();
+        assert_eq!((e.name.as_str(), e.value.as_str()), ("TimeScale", "0"));
+        assert!(e.to_string().starts_with("--option TimeScale=0: "), "{e}");
+    }
+
     fn settings(id: &str) -> Settings {
         Settings::new(
             &crate::engines::entry(id).unwrap(),
@@ -311,10 +411,9 @@ mod tests {
             ]
         );
         let mut s = settings("chesskelet");
-        assert!(
-            s.set("Opening", Some("think"))
-                .unwrap_err()
-                .contains("unknown option")
+        assert_eq!(
+            s.set("Opening", Some("think")),
+            Err(SettingError::Unknown("Opening".into()))
         );
         assert!(s.set("Frames", Some("fast")).is_err());
     }

@@ -31,8 +31,8 @@
 //! the lines shown, and the count. `bestmove` is the program's move, judged
 //! as always.
 //!
-//! `debug on` adds `info string` lines on how the clock became a T-state
-//! budget and on `go` limits the programs cannot honour (`depth`, `nodes`,
+//! `debug on` adds `info string` lines on when the clock's deadline cuts a
+//! program still thinking ([`super::clock`]) and on `go` limits the programs cannot honour (`depth`, `nodes`,
 //! `mate`: they think their own fixed way).
 
 use std::time::Duration;
@@ -204,6 +204,7 @@ impl Uci {
                     self.desk.thoughts = n > 1;
                 }
                 Err(why) => {
+                    let why = why.to_string();
                     out.push(info_string(&why));
                     out.push(Action::Note(why));
                 }
@@ -216,6 +217,7 @@ impl Uci {
                 self.desk.settings.engine.clone(),
             ))),
             Err(why) => {
+                let why = why.to_string();
                 out.push(info_string(&why));
                 out.push(Action::Note(why));
             }
@@ -239,15 +241,17 @@ impl Uci {
         }
         let searchmoves = go.searchmoves;
         if self.debug {
-            let (limits, budget) = self.desk.budget(&clock);
-            out.push(info_string(&format!(
-                "budget {budget} T-states ({} allowed, host emulates ~{:.0} MHz)",
-                limits.ceiling.map_or("no limit".to_string(), |l| format!(
-                    "up to {} ms",
-                    l.as_millis()
-                )),
-                self.desk.speed.rate() / 1e6
-            )));
+            let limits = Desk::<ChessRules, Vec<UciMove>>::limits(&clock, mode);
+            out.push(info_string(&match limits.deadline {
+                Some(d) => format!(
+                    "cut if still thinking {} ms after go, when the clock runs out",
+                    d.as_millis()
+                ),
+                None => format!(
+                    "no deadline: the program may take {} T-states before it is called hung",
+                    limits.budget()
+                ),
+            }));
         }
         if let Some(ending) = self
             .game
@@ -344,7 +348,8 @@ impl Uci {
         }
         if let Some(problem) = &verdict.problem {
             lines.push(format!("info string {problem}"));
-            if verdict.send.is_none() && matches!(reply.played, Played::Move(_)) {
+            if verdict.send.is_none() && matches!(reply.played, Played::Move(_) | Played::Astray(_))
+            {
                 lines.push(
                     "info string IllegalMoves is resign: UCI has no resignation, so bestmove 0000"
                         .to_string(),
@@ -379,17 +384,35 @@ impl Uci {
     }
 }
 
+/// A `MultiPV` value refused; the setting is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum BadMultiPv {
+    OutOfRange(u64),
+    /// Not a number (as given, trimmed).
+    NotANumber(String),
+}
+
+impl std::fmt::Display for BadMultiPv {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadMultiPv::OutOfRange(n) => write!(
+                f,
+                "MultiPV must be 1 to {MULTIPV_MAX}, not {n}; it is unchanged"
+            ),
+            BadMultiPv::NotANumber(text) => {
+                write!(f, "MultiPV needs a number, not {text:?}; it is unchanged")
+            }
+        }
+    }
+}
+
 /// `MultiPV`'s value.
-fn read_multipv(value: Option<&str>) -> Result<usize, String> {
+fn read_multipv(value: Option<&str>) -> Result<usize, BadMultiPv> {
     let text = value.unwrap_or("").trim();
     match text.parse::<u64>() {
         Ok(n) if (1..=MULTIPV_MAX as u64).contains(&n) => Ok(n as usize),
-        Ok(n) => Err(format!(
-            "MultiPV must be 1 to {MULTIPV_MAX}, not {n}; it is unchanged"
-        )),
-        Err(_) => Err(format!(
-            "MultiPV needs a number, not {text:?}; it is unchanged"
-        )),
+        Ok(n) => Err(BadMultiPv::OutOfRange(n)),
+        Err(_) => Err(BadMultiPv::NotANumber(text.to_string())),
     }
 }
 
@@ -468,8 +491,60 @@ pub enum UciError {
         why: Option<String>,
     },
     /// A `position` the arbiter refused.
-    Position(String),
+    Position(PositionRefused),
 }
+
+/// Why a `position` command was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionRefused {
+    /// `position` alone.
+    Empty,
+    /// `position fen` without a FEN.
+    NoFen,
+    /// Words after `startpos` other than `moves` (as given).
+    AfterStartpos(String),
+    /// Neither `startpos` nor `fen` first (the word found).
+    Expected(String),
+    /// The FEN is unreadable or its position impossible.
+    Fen { fen: String, error: PositionError },
+    /// The `n`th move (from 1) is not a move.
+    NotAMove { n: usize, word: String },
+    /// The `n`th move is illegal, for `why`.
+    Illegal {
+        n: usize,
+        word: String,
+        why: crate::rules::chess::Illegal,
+    },
+}
+
+impl std::fmt::Display for PositionRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PositionRefused::Empty => f.write_str("position without startpos or fen"),
+            PositionRefused::NoFen => f.write_str("position fen without a FEN"),
+            PositionRefused::AfterStartpos(extra) => {
+                write!(f, "unexpected {extra:?} after startpos (expected moves)")
+            }
+            PositionRefused::Expected(first) => {
+                write!(f, "expected startpos or fen, found {first:?}")
+            }
+            PositionRefused::Fen {
+                fen,
+                error: PositionError::Unreadable(e),
+            } => write!(f, "broken FEN {fen:?}: {e}"),
+            PositionRefused::Fen {
+                fen,
+                error: PositionError::Impossible(e),
+            } => write!(f, "impossible position {fen:?}: {e}"),
+            PositionRefused::NotAMove { n, word } => write!(f, "move {n} {word:?} is not a move"),
+            PositionRefused::Illegal { n, word, why } => {
+                write!(f, "move {n} {word} is illegal: {why}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for PositionRefused {}
 
 impl std::fmt::Display for UciError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -654,7 +729,7 @@ fn pest_summary(error: &str) -> String {
 /// Checks a `position` command (its words, `position` first): vampirc's
 /// reading if it accepts the line, ours otherwise, then shakmaty's verdict
 /// on the FEN and on every move.
-fn position(words: &[String]) -> Result<Game<ChessRules>, String> {
+fn position(words: &[String]) -> Result<Game<ChessRules>, PositionRefused> {
     let text = words.join(" ");
     let (fen, moves): (Option<String>, Vec<String>) =
         match std::panic::catch_unwind(|| vampirc_uci::parse_strict(&text)) {
@@ -679,18 +754,22 @@ fn position(words: &[String]) -> Result<Game<ChessRules>, String> {
         };
     let root = match fen {
         None => Chess::default(),
-        Some(fen) => ChessRules.parse_position(&fen).map_err(|e| match e {
-            PositionError::Unreadable(e) => format!("broken FEN {fen:?}: {e}"),
-            PositionError::Impossible(e) => format!("impossible position {fen:?}: {e}"),
-        })?,
+        Some(fen) => ChessRules
+            .parse_position(&fen)
+            .map_err(|error| PositionRefused::Fen { fen, error })?,
     };
     let mut game = Game::new(ChessRules, root);
     for (i, word) in moves.iter().enumerate() {
-        let uci: UciMove = word
-            .parse()
-            .map_err(|_| format!("move {} {word:?} is not a move", i + 1))?;
+        let uci: UciMove = word.parse().map_err(|_| PositionRefused::NotAMove {
+            n: i + 1,
+            word: word.clone(),
+        })?;
         if let Verdict::Illegal(_, why) = game.play_wire(&uci) {
-            return Err(format!("move {} {word} is illegal: {why}", i + 1));
+            return Err(PositionRefused::Illegal {
+                n: i + 1,
+                word: word.clone(),
+                why,
+            });
         }
     }
     Ok(game)
@@ -701,7 +780,7 @@ fn position(words: &[String]) -> Result<Game<ChessRules>, String> {
 ///
 /// # Errors
 /// What is wrong with the line's shape.
-pub fn read_position(words: &[String]) -> Result<(Option<String>, Vec<String>), String> {
+pub fn read_position(words: &[String]) -> Result<(Option<String>, Vec<String>), PositionRefused> {
     let rest = &words[1.min(words.len())..];
     let moves_at = rest.iter().position(|w| w == "moves");
     let (head, moves) = match moves_at {
@@ -711,13 +790,12 @@ pub fn read_position(words: &[String]) -> Result<(Option<String>, Vec<String>), 
     match head.split_first() {
         Some((first, [])) if first == "startpos" => Ok((None, moves)),
         Some((first, fen)) if first == "fen" && !fen.is_empty() => Ok((Some(fen.join(" ")), moves)),
-        Some((first, _)) if first == "fen" => Err("position fen without a FEN".to_string()),
-        Some((first, extra)) if first == "startpos" => Err(format!(
-            "unexpected {:?} after startpos (expected moves)",
-            extra.join(" ")
-        )),
-        Some((first, _)) => Err(format!("expected startpos or fen, found {first:?}")),
-        None => Err("position without startpos or fen".to_string()),
+        Some((first, _)) if first == "fen" => Err(PositionRefused::NoFen),
+        Some((first, extra)) if first == "startpos" => {
+            Err(PositionRefused::AfterStartpos(extra.join(" ")))
+        }
+        Some((first, _)) => Err(PositionRefused::Expected(first.clone())),
+        None => Err(PositionRefused::Empty),
     }
 }
 
@@ -800,6 +878,7 @@ mod tests {
             id,
             result: Ok(played),
             host: Duration::from_millis(12),
+            waited: Duration::ZERO,
             screen: None,
         })
     }
@@ -1109,9 +1188,10 @@ mod tests {
         let actions = feed(&mut u, "go wtime 60000 btime 60000 winc 1000 binc 1000");
         let request = job(&actions).unwrap();
         assert_eq!(request.game.moves().len(), 1);
-        assert!(
-            request.budget > 6_000_000,
-            "the clock allows far more than a move needs"
+        assert_eq!(
+            request.deadline,
+            Some(Duration::from_millis(60_000)),
+            "cut only if still thinking when the clock runs out"
         );
         let id = request.id;
         assert_eq!(

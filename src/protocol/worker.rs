@@ -1,14 +1,20 @@
 //! The engine on its thread: runs the front end's [`Job`]s off the
 //! protocol thread and answers with [`Input`]s. A search takes a few
-//! milliseconds of host time (1K ZX Chess: ~6 M emulated T-states), but it
-//! cannot be interrupted, and `isready`/`ping` must be answered while it
-//! runs.
+//! milliseconds of host time (1K ZX Chess: ~6 M emulated T-states), and
+//! `isready`/`ping` must be answered while it runs. It is not interrupted
+//! (a program cut short has no move to give: `stop` only sends its answer
+//! as soon as it has one), except by its deadline: where the request has
+//! one, the search is cut if still running that long after the command
+//! arrived ([`super::clock`]'s rule), the host's wall clock checked
+//! between slices of emulated time.
 
 use std::panic::{self, AssertUnwindSafe};
+use std::time::Instant;
 
+use super::clock::NO_CLOCK_BUDGET;
 use super::events::{Input, Job, SearchError, SearchRequest, Searched};
 use crate::engines::{Catalogue, Engine, EngineError, EngineOptions};
-use crate::machine::ScreenStyle;
+use crate::machine::{Cut, ScreenStyle};
 
 /// The engine on its thread: runs [`Job`]s, answers with [`Input`]s.
 pub struct Worker<R: Catalogue> {
@@ -30,10 +36,11 @@ impl<R: Catalogue> Worker<R> {
         })
     }
 
-    /// Runs one job; `None` for jobs nobody waits for.
-    pub fn run(&mut self, job: Job<R>) -> Option<Input<R>> {
+    /// Runs one job, given by a command that arrived at `arrived` (where a
+    /// search's deadline counts from); `None` for jobs nobody waits for.
+    pub fn run(&mut self, job: Job<R>, arrived: Instant) -> Option<Input<R>> {
         match job {
-            Job::Search(request) => Some(Input::Searched(self.search(request))),
+            Job::Search(request) => Some(Input::Searched(self.search(request, arrived))),
             Job::NewGame => {
                 if let Err(e) = self.engine.new_game() {
                     log::warn!("new game: {e}");
@@ -50,14 +57,25 @@ impl<R: Catalogue> Worker<R> {
         }
     }
 
-    fn search(&mut self, request: SearchRequest<R>) -> Searched<R> {
-        let start = std::time::Instant::now();
+    fn search(&mut self, request: SearchRequest<R>, arrived: Instant) -> Searched<R> {
+        let start = Instant::now();
+        // A clock so large that its deadline is past what `Instant` holds
+        // (`level 1 300000000000000000 …`) limits nothing: no deadline, and
+        // the hang guard of a search with no clock.
+        let (cut, budget) = match request.deadline.map(|after| arrived.checked_add(after)) {
+            Some(Some(deadline)) => (
+                Cut::when(move || Instant::now() >= deadline),
+                request.budget,
+            ),
+            Some(None) => (Cut::never(), request.budget.min(NO_CLOCK_BUDGET)),
+            None => (Cut::never(), request.budget),
+        };
         // A driver must not panic, but if one does, the GUI still gets an
         // answer and the next search a fresh machine.
         let engine = &mut self.engine;
         engine.collect_candidates(request.thoughts);
         let result = panic::catch_unwind(AssertUnwindSafe(|| {
-            engine.play(&request.game, request.budget)
+            engine.play_until(&request.game, budget, &cut)
         }));
         let host = start.elapsed();
         let result = match result {
@@ -85,6 +103,7 @@ impl<R: Catalogue> Worker<R> {
             id: request.id,
             result,
             host,
+            waited: start.saturating_duration_since(arrived),
             screen,
         }
     }

@@ -762,7 +762,7 @@ impl Xboard {
             (Some(m), Some(problem), _) => {
                 lines.push(format!("# {problem}"));
                 lines.push(format!("move {m}"));
-                match verdict.follows.clone() {
+                match verdict.follows {
                     // Legal by itself (the program's board went astray):
                     // the GUI plays it, and so does our game.
                     Some(follows) => {
@@ -776,7 +776,7 @@ impl Xboard {
                     None => self.force = true,
                 }
             }
-            (None, Some(problem), Played::Move(_)) => {
+            (None, Some(problem), Played::Move(_) | Played::Astray(_)) => {
                 lines.push(format!("tellusererror {problem}"));
                 lines.push("resign".to_string());
                 self.force = true;
@@ -935,6 +935,7 @@ fn seconds(secs: f64) -> Option<Duration> {
 }
 
 /// `level MPS BASE INC`: BASE in minutes or `min:sec`, INC in seconds.
+// String error: a leaf parser whose message is the whole `Error (...)` reply to the GUI.
 fn parse_level(arg: &str) -> Result<Level, String> {
     let words: Vec<&str> = arg.split_whitespace().collect();
     let [mps, base, inc] = words.as_slice() else {
@@ -968,17 +969,33 @@ fn parse_level(arg: &str) -> Result<Level, String> {
     })
 }
 
+/// Why a `setboard` FEN or an `edit` board was refused (shakmaty's reason).
+#[derive(Debug)]
+enum SetupError {
+    Fen(shakmaty::fen::ParseFenError),
+    Position(Box<shakmaty::PositionError<Chess>>),
+}
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SetupError::Fen(e) => e.fmt(f),
+            SetupError::Position(e) => e.fmt(f),
+        }
+    }
+}
+
 /// A FEN for `setboard`.
-fn setboard(fen: &str) -> Result<Chess, String> {
-    let parsed: Fen = fen.parse().map_err(|e| format!("{e}"))?;
+fn setboard(fen: &str) -> Result<Chess, SetupError> {
+    let parsed: Fen = fen.parse().map_err(SetupError::Fen)?;
     parsed
         .into_position(CastlingMode::Standard)
-        .map_err(|e| format!("{e}"))
+        .map_err(|e| SetupError::Position(Box::new(e)))
 }
 
 /// The position an `edit` session made: castling where king and rook stand
 /// on their squares (as CECP assumes), no en passant.
-fn edited_position(board: Board, turn: Color) -> Result<Chess, String> {
+fn edited_position(board: Board, turn: Color) -> Result<Chess, SetupError> {
     let mut rights = Bitboard::EMPTY;
     for (color, king, rooks) in [
         (Color::White, Square::E1, [Square::A1, Square::H1]),
@@ -1013,7 +1030,7 @@ fn edited_position(board: Board, turn: Color) -> Result<Chess, String> {
         halfmoves: 0,
         fullmoves: std::num::NonZeroU32::MIN,
     };
-    Chess::from_setup(setup, CastlingMode::Standard).map_err(|e| e.to_string())
+    Chess::from_setup(setup, CastlingMode::Standard).map_err(|e| SetupError::Position(Box::new(e)))
 }
 
 /// A word shaped like a coordinate move (`e2e4`, `e7e8q`).
@@ -1068,6 +1085,7 @@ mod tests {
                 path: InputPath::Typed("2E4E".into()),
             }),
             host: Duration::from_millis(20),
+            waited: Duration::ZERO,
             screen: None,
         })
     }
@@ -1464,6 +1482,7 @@ mod tests {
             id,
             result: Err(SearchError::Engine(EngineError::Unreadable("blank".into()))),
             host: Duration::ZERO,
+            waited: Duration::ZERO,
             screen: None,
         });
         assert_eq!(

@@ -250,6 +250,7 @@ impl Scanner {
 }
 
 /// `[Name "value"]`, with `\"` and `\\` in the value.
+// String error: a leaf parser whose message is the whole reason a game is skipped.
 fn parse_tag(text: &str) -> Result<(String, String), String> {
     let bad = || format!("not a tag: {}", text.trim());
     let inner = text.trim().strip_prefix('[').ok_or_else(bad)?;
@@ -472,6 +473,7 @@ fn kind_name(kind: Kind) -> &'static str {
 
 /// The game and rules of a record: chess's `Variant` (standard when absent);
 /// PDN's `GameType` (21 when absent) and `Variant`.
+// String error: a leaf reading of two tags whose message is the whole reason a game is skipped.
 fn rules_of(kind: Kind, game: &Scanned) -> Result<(Kind, String), String> {
     let variant = game.tag("Variant").map(|v| v.trim().to_lowercase());
     match kind {

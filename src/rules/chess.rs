@@ -66,11 +66,13 @@ pub enum Illegal {
         detail: String,
     },
     /// The program's board after its move is not the position after any
-    /// one legal move: what it did to its board ([`describe_change`]), and
-    /// the cause where its driver knows it.
+    /// one legal move: what it did to its board ([`describe_change`]), the
+    /// cause where its driver knows it, and why the move it chose is
+    /// illegal by itself, if it is.
     Astray {
         quirk: Option<Quirk>,
         change: String,
+        chosen: Option<Box<Illegal>>,
     },
 }
 
@@ -116,16 +118,22 @@ impl fmt::Display for Illegal {
             }
             Illegal::BadCastling { detail } => write!(f, "castling not allowed: {detail}"),
             Illegal::Astray {
-                quirk: Some(q),
+                quirk,
                 change,
-            } => write!(f, "{}: {change}", q.words),
-            Illegal::Astray {
-                quirk: None,
-                change,
-            } => write!(
-                f,
-                "its board is not the position after any legal move: {change}"
-            ),
+                chosen,
+            } => {
+                match chosen {
+                    Some(why) => write!(f, "{why}; and its board: ")?,
+                    None if quirk.is_none() => {
+                        write!(f, "its board is not the position after any legal move: ")?;
+                    }
+                    None => {}
+                }
+                match quirk {
+                    Some(q) => write!(f, "{}: {change}", q.words),
+                    None => f.write_str(change),
+                }
+            }
         }
     }
 }
@@ -206,6 +214,9 @@ pub fn judge_astray(pos: &Chess, astray: &Astray<UciMove>) -> Verdict {
         Illegal::Astray {
             quirk: astray.quirk.clone(),
             change: describe_change(&astray.before, &astray.after),
+            chosen: chosen
+                .is_none()
+                .then(|| Box::new(explain(pos, &astray.wire))),
         },
     )
 }
@@ -635,6 +646,11 @@ impl Rules for ChessRules {
             Illegal::LeavesKingInCheck { .. } => "leaves king in check",
             Illegal::ExposesKing { .. } => "exposes king",
             Illegal::BadCastling { .. } => "bad castling",
+            // The chosen move's own fault first: it is illegal whatever its
+            // board shows.
+            Illegal::Astray {
+                chosen: Some(why), ..
+            } => self.illegal_kind(why),
             Illegal::Astray { quirk: Some(q), .. } => q.kind,
             Illegal::Astray { quirk: None, .. } => "board not a move",
         }
@@ -818,6 +834,131 @@ mod tests {
         assert_eq!(reason(&bare), Some(EndReason::InsufficientMaterial));
         let fifty = game(pos("7k/8/6K1/8/8/8/8/R7 b - - 100 80"));
         assert_eq!(reason(&fifty), Some(EndReason::FiftyMoves));
+    }
+
+    /// The issue-33 position after 17...Nb6: White's queen on d1, rook on a1.
+    const QUIRK: &str = "r1b2k2/3nqpp1/1np5/1pbpp2n/p6r/2PP1P2/PP1NPN1P/R1BQKB1R w KQ - 5 18";
+
+    fn astray(fen: &str, uci: &str, edit: &[(Square, Cell)], quirk: bool) -> Astray<UciMove> {
+        let p = pos(fen);
+        let wire: UciMove = uci.parse().unwrap();
+        let mut after = p.clone();
+        if let Ok(m) = wire.to_move(&p) {
+            after.play_unchecked(m);
+        }
+        let mut after = program_board(&after);
+        for &(sq, c) in edit {
+            after.0[sq as usize] = c;
+        }
+        Astray {
+            wire,
+            before: program_board(&p),
+            after,
+            quirk: quirk.then(|| Quirk {
+                kind: "long-castling test",
+                words: "its long-castling test took Qd1-c2 for castling".into(),
+            }),
+        }
+    }
+
+    #[test]
+    fn a_board_gone_astray_is_read_and_named() {
+        // What ChesSkelet's board shows after Qd1-c2: the queen gone, a rook
+        // on c2, a stray byte on a1.
+        let rook = Cell::Piece('R');
+        let a = astray(
+            QUIRK,
+            "d1c2",
+            &[(Square::C2, rook), (Square::A1, Cell::Stray(0x72))],
+            true,
+        );
+        let Verdict::Illegal(wire, why) = judge_astray(&pos(QUIRK), &a) else {
+            panic!("legal")
+        };
+        assert_eq!(wire.to_string(), "d1c2");
+        assert_eq!(
+            why.to_string(),
+            "its long-castling test took Qd1-c2 for castling: the white queen left d1; a white \
+             rook appeared on c2; the white rook on a1 gave way to 0x72, a byte that is no piece"
+        );
+        assert_eq!(ChessRules.illegal_kind(&why), "long-castling test");
+        // No cause named: the generic words and kind.
+        let b = Astray { quirk: None, ..a };
+        let Verdict::Illegal(_, why) = judge_astray(&pos(QUIRK), &b) else {
+            panic!("legal")
+        };
+        assert!(
+            why.to_string().starts_with(
+                "its board is not the position after any legal move: the white queen left d1"
+            ),
+            "{why}"
+        );
+        assert_eq!(ChessRules.illegal_kind(&why), "board not a move");
+    }
+
+    #[test]
+    fn a_board_that_is_a_legal_moves_position_is_that_move() {
+        // The board the move makes: legal, whatever the driver thought.
+        let plain = astray(QUIRK, "d1c2", &[], false);
+        assert!(
+            matches!(judge_astray(&pos(QUIRK), &plain), Verdict::Legal(m) if m.to() == Square::C2)
+        );
+        // The program chose d1c2 but its board shows d1b3: that move is what
+        // it did.
+        let mut other = astray(QUIRK, "d1b3", &[], false);
+        other.wire = "d1c2".parse().unwrap();
+        assert!(
+            matches!(judge_astray(&pos(QUIRK), &other), Verdict::Legal(m) if m.to() == Square::B3)
+        );
+    }
+
+    #[test]
+    fn a_chosen_move_illegal_by_itself_keeps_its_own_reason_first() {
+        // Castling through its own bishop, and a stray byte on a1.
+        let fen = "4k3/8/8/8/8/8/8/RB2K3 w Q - 0 1";
+        let p = pos(fen);
+        let mut after = program_board(&p);
+        after.0[Square::E1 as usize] = Cell::Empty;
+        after.0[Square::C1 as usize] = Cell::Piece('K');
+        after.0[Square::D1 as usize] = Cell::Piece('R');
+        after.0[Square::A1 as usize] = Cell::Stray(0x03);
+        let a = Astray {
+            wire: "e1c1".parse().unwrap(),
+            before: program_board(&p),
+            after,
+            quirk: None,
+        };
+        let Verdict::Illegal(_, why) = judge_astray(&p, &a) else {
+            panic!("legal")
+        };
+        assert_eq!(ChessRules.illegal_kind(&why), "bad castling");
+        assert_eq!(
+            why.to_string(),
+            "castling not allowed: b1 is occupied; and its board: the white king went from e1 \
+             to c1; a white rook appeared on d1; the white rook on a1 gave way to 0x03, a byte \
+             that is no piece"
+        );
+    }
+
+    #[test]
+    fn board_changes_are_told_as_moves_arrivals_and_departures() {
+        let p = pos("4k3/8/8/8/8/8/3n4/R3K3 w Q - 0 1");
+        let mut q = p.clone();
+        q.play_unchecked(Move::Normal {
+            role: Role::King,
+            from: Square::E1,
+            capture: Some(Role::Knight),
+            to: Square::D2,
+            promotion: None,
+        });
+        assert_eq!(
+            describe_change(&program_board(&p), &program_board(&q)),
+            "the white king went from e1 to d2, taking the black knight"
+        );
+        assert_eq!(
+            describe_change(&program_board(&p), &program_board(&p)),
+            "its board did not change"
+        );
     }
 
     #[test]

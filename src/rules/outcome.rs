@@ -32,8 +32,12 @@ impl GameResult {
 /// Why a player's program did not come back with a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HangKind {
-    /// It was still thinking when its budget ran out.
+    /// It was still thinking when its T-state budget ran out (the hang
+    /// guard where no clock limits it).
     Budget,
+    /// It was still thinking when its deadline on the host's clock came:
+    /// the time its clock left it, less a small margin for the pipes.
+    Deadline,
     /// It locked itself in a loop it can never leave.
     Stuck,
     /// It did something the emulation cannot follow faithfully.
@@ -78,7 +82,9 @@ impl EndReason {
             | NoLegalMove | NoProgress | Resignation => Termination::Normal,
             MaxPlies => Termination::Adjudication,
             IllegalMove | ProtocolFault => Termination::RulesInfraction,
-            Hung(HangKind::Budget) | OutOfTime | Stalled => Termination::TimeForfeit,
+            Hung(HangKind::Budget | HangKind::Deadline) | OutOfTime | Stalled => {
+                Termination::TimeForfeit
+            }
             Hung(_) | DeadEnd | Disconnected | CouldNotStart => Termination::Abandoned,
         }
     }
@@ -98,6 +104,7 @@ impl EndReason {
             IllegalMove => "illegal move",
             DeadEnd => "dead end",
             Hung(HangKind::Budget) => "budget exhausted",
+            Hung(HangKind::Deadline) => "still running at the deadline",
             Hung(HangKind::Stuck) => "stuck",
             Hung(HangKind::Fault) => "emulation fault",
             Resignation => "resignation",

@@ -24,15 +24,40 @@ pub enum TimeControl {
     },
 }
 
+/// Why a `--tc` was refused (the text as given).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TimeControlError {
+    /// Not `SECONDS[+INC]`, `MOVES/SECONDS[+INC]` or `inf`.
+    Malformed(String),
+    /// More than [`MAX_SECONDS`].
+    TooLong(String),
+}
+
+impl std::fmt::Display for TimeControlError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TimeControlError::Malformed(s) => write!(
+                f,
+                "bad time control {s:?}: use SECONDS[+INC], MOVES/SECONDS[+INC] or inf"
+            ),
+            TimeControlError::TooLong(s) => write!(
+                f,
+                "time control {s:?} too long: at most {MAX_SECONDS} s (use inf for no clock)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for TimeControlError {}
+
 impl std::str::FromStr for TimeControl {
-    type Err = String;
+    type Err = TimeControlError;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         if s == "inf" {
             return Ok(TimeControl::Infinite);
         }
-        let bad =
-            || format!("bad time control {s:?}: use SECONDS[+INC], MOVES/SECONDS[+INC] or inf");
+        let bad = || TimeControlError::Malformed(s.to_string());
         let (moves, rest) = match s.split_once('/') {
             Some((m, r)) => (
                 Some(m.parse::<u32>().ok().filter(|&m| m > 0).ok_or_else(bad)?),
@@ -45,9 +70,7 @@ impl std::str::FromStr for TimeControl {
             None => (rest, "0"),
         };
         let secs = |t: &str| match t.parse::<f64>() {
-            Ok(x) if x > MAX_SECONDS => Err(format!(
-                "time control {s:?} too long: at most {MAX_SECONDS} s (use inf for no clock)"
-            )),
+            Ok(x) if x > MAX_SECONDS => Err(TimeControlError::TooLong(s.to_string())),
             Ok(x) if x >= 0.0 => Ok(Duration::from_secs_f64(x)),
             _ => Err(bad()),
         };
@@ -164,7 +187,11 @@ mod tests {
         }
         for long in ["1e300", "inf+1", "10+1e19", "2147484"] {
             let e = long.parse::<TimeControl>().unwrap_err();
-            assert!(e.contains("too long: at most 2147483 s"), "{long}: {e}");
+            assert_eq!(e, TimeControlError::TooLong(long.to_string()));
+            assert!(
+                e.to_string().contains("too long: at most 2147483 s"),
+                "{long}: {e}"
+            );
         }
         assert!("2147483+2147483".parse::<TimeControl>().is_ok());
         let mut c = MatchClock::new("2/10+1".parse().unwrap());

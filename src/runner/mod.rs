@@ -35,7 +35,7 @@ use crate::machine::SplitMix64;
 use crate::rules::chess::ChessRules;
 use crate::rules::{Color, GameResult, Termination};
 use clock::TimeControl;
-use external::Launch;
+use external::{Launch, LaunchError};
 use openings::Opening;
 use pgnfile::PgnFile;
 use player::PlayerSpec;
@@ -54,7 +54,7 @@ pub trait MatchGame: Catalogue {
     ///
     /// # Errors
     /// A protocol of another game, or the engine cannot start.
-    fn start_external(&self, launch: &Launch) -> Result<Box<dyn Player<Self>>, String>;
+    fn start_external(&self, launch: &Launch) -> Result<Box<dyn Player<Self>>, LaunchError>;
 }
 
 impl MatchGame for ChessRules {
@@ -62,7 +62,7 @@ impl MatchGame for ChessRules {
         record.to_pgn()
     }
 
-    fn start_external(&self, launch: &Launch) -> Result<Box<dyn Player<Self>>, String> {
+    fn start_external(&self, launch: &Launch) -> Result<Box<dyn Player<Self>>, LaunchError> {
         external::start_chess(launch)
     }
 }
@@ -181,7 +181,7 @@ pub struct Standing {
 }
 
 /// The result of a match.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct MatchReport {
     /// Games finished (all tallied in `standings`).
     pub games: usize,
@@ -264,13 +264,13 @@ pub(crate) fn seed_for(match_seed: u64, game: usize, side: u64) -> u64 {
 }
 
 /// Why a match ended before its last game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub enum Stopped {
     /// The caller's stop flag was raised (a signal): the games in flight
     /// are abandoned, every finished game is written.
     Interrupted,
     /// The PGN file could not be written: the match stops at once.
-    Unwritable(String),
+    Unwritable(pgnfile::PgnFileError),
 }
 
 /// One finished game, as a worker hands it over.
@@ -341,7 +341,7 @@ pub fn run<R: MatchGame>(
         // Workers still in a game end it at their next move.
         stop.store(true, Ordering::SeqCst);
     }
-    if stopped == Some(Stopped::Interrupted)
+    if matches!(stopped, Some(Stopped::Interrupted))
         && let Some(out) = pgn
         && let Err(e) = out.flush_waiting()
     {

@@ -10,7 +10,7 @@
 //! ballots follow from the rules alone.
 
 use super::MatchGame;
-use super::external::{self, Launch};
+use super::external::{self, Launch, LaunchError};
 use super::openings::Opening;
 use super::record::GameRecord;
 use super::turn::Player;
@@ -71,7 +71,7 @@ impl MatchGame for Draughts {
         text
     }
 
-    fn start_external(&self, launch: &Launch) -> Result<Box<dyn Player<Self>>, String> {
+    fn start_external(&self, launch: &Launch) -> Result<Box<dyn Player<Self>>, LaunchError> {
         external::start_draughts(launch, *self)
     }
 }

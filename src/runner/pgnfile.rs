@@ -13,11 +13,57 @@
 //! line, PGN's escape mechanism (a `%` line is skipped by readers).
 
 use std::collections::BTreeMap;
+use std::fmt;
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 const ENTRY: &str = "% retrochess game ";
+
+/// Why the PGN file or its journal could not be used.
+#[derive(Debug)]
+pub enum PgnFileError {
+    /// `path` could not be opened, read or removed.
+    Access { path: PathBuf, error: io::Error },
+    /// `path` could not be written (the PGN file is cut back to its last
+    /// whole record).
+    Write { path: PathBuf, error: io::Error },
+}
+
+impl PgnFileError {
+    fn access(path: &Path) -> impl Fn(io::Error) -> PgnFileError + '_ {
+        move |error| PgnFileError::Access {
+            path: path.to_path_buf(),
+            error,
+        }
+    }
+
+    fn write(path: &Path) -> impl Fn(io::Error) -> PgnFileError + '_ {
+        move |error| PgnFileError::Write {
+            path: path.to_path_buf(),
+            error,
+        }
+    }
+}
+
+impl fmt::Display for PgnFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PgnFileError::Access { path, error } => write!(f, "{}: {error}", path.display()),
+            PgnFileError::Write { path, error } => {
+                write!(f, "cannot write {}: {error}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for PgnFileError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PgnFileError::Access { error, .. } | PgnFileError::Write { error, .. } => Some(error),
+        }
+    }
+}
 
 /// A PGN file open for a match.
 #[derive(Debug)]
@@ -42,14 +88,14 @@ impl PgnFile {
     ///
     /// # Errors
     /// The file or its journal cannot be opened, read or written.
-    pub fn open(path: &Path) -> Result<(PgnFile, usize), String> {
-        let fail = |e: std::io::Error| format!("{}: {e}", path.display());
+    pub fn open(path: &Path) -> Result<(PgnFile, usize), PgnFileError> {
+        let fail = PgnFileError::access(path);
         let file = OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
-            .map_err(fail)?;
-        let meta = file.metadata().map_err(fail)?;
+            .map_err(&fail)?;
+        let meta = file.metadata().map_err(&fail)?;
         let journal = meta.is_file().then(|| {
             let mut name = path.as_os_str().to_owned();
             name.push(".journal");
@@ -74,7 +120,7 @@ impl PgnFile {
     ///
     /// # Errors
     /// A write failed; the file ends with its last whole record.
-    pub fn add(&mut self, index: usize, text: String) -> Result<(), String> {
+    pub fn add(&mut self, index: usize, text: String) -> Result<(), PgnFileError> {
         if index != self.next {
             self.journal_append(index, &text)?;
             self.waiting.insert(index, text);
@@ -102,7 +148,7 @@ impl PgnFile {
     ///
     /// # Errors
     /// A write failed; the file ends with its last whole record.
-    pub fn flush_waiting(&mut self) -> Result<usize, String> {
+    pub fn flush_waiting(&mut self) -> Result<usize, PgnFileError> {
         let mut written = 0;
         while let Some((&index, _)) = self.waiting.first_key_value() {
             let text = self.waiting.remove(&index).unwrap_or_default();
@@ -123,7 +169,7 @@ impl PgnFile {
     }
 
     /// One whole record in one write; on failure, the file is cut back.
-    fn append(&mut self, text: &str) -> Result<(), String> {
+    fn append(&mut self, text: &str) -> Result<(), PgnFileError> {
         match self.file.write_all(text.as_bytes()) {
             Ok(()) => {
                 self.whole += text.len() as u64;
@@ -133,31 +179,31 @@ impl PgnFile {
             Err(e) => {
                 // A device (/dev/full) cannot be cut, and needs not be.
                 let _ = self.file.set_len(self.whole);
-                Err(format!("cannot write {}: {e}", self.path.display()))
+                Err(PgnFileError::write(&self.path)(e))
             }
         }
     }
 
-    fn journal_append(&self, index: usize, text: &str) -> Result<(), String> {
+    fn journal_append(&self, index: usize, text: &str) -> Result<(), PgnFileError> {
         let Some(journal) = &self.journal else {
             return Ok(());
         };
-        let fail = |e: std::io::Error| format!("cannot write {}: {e}", journal.display());
+        let fail = PgnFileError::write(journal);
         let mut f = OpenOptions::new()
             .create(true)
             .append(true)
             .open(journal)
-            .map_err(fail)?;
-        f.write_all(entry(index, text).as_bytes()).map_err(fail)
+            .map_err(&fail)?;
+        f.write_all(entry(index, text).as_bytes()).map_err(&fail)
     }
 
     /// The journal anew from `waiting` (by a rename, so a kill leaves the
     /// old one or the new one), or gone if nothing waits.
-    fn journal_rewrite(&self) -> Result<(), String> {
+    fn journal_rewrite(&self) -> Result<(), PgnFileError> {
         let Some(journal) = &self.journal else {
             return Ok(());
         };
-        let fail = |e: std::io::Error| format!("cannot write {}: {e}", journal.display());
+        let fail = PgnFileError::write(journal);
         if self.waiting.is_empty() {
             return match std::fs::remove_file(journal) {
                 Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(fail(e)),
@@ -167,21 +213,21 @@ impl PgnFile {
         let text: String = self.waiting.iter().map(|(&i, t)| entry(i, t)).collect();
         let mut tmp = journal.clone().into_os_string();
         tmp.push(".tmp");
-        std::fs::write(&tmp, text).map_err(fail)?;
-        std::fs::rename(&tmp, journal).map_err(fail)
+        std::fs::write(&tmp, text).map_err(&fail)?;
+        std::fs::rename(&tmp, journal).map_err(&fail)
     }
 
     /// Appends the games a killed match left in the journal, in game order,
     /// skipping any it had already written (a kill between the write and
     /// the journal's update), then removes the journal.
-    fn recover(&mut self) -> Result<usize, String> {
+    fn recover(&mut self) -> Result<usize, PgnFileError> {
         let Some(journal) = self.journal.clone() else {
             return Ok(0);
         };
         let text = match std::fs::read_to_string(&journal) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
-            Err(e) => return Err(format!("{}: {e}", journal.display())),
+            Err(e) => return Err(PgnFileError::access(&journal)(e)),
         };
         let tail = self.tail(text.len() as u64)?;
         let mut entries = entries(&text);
@@ -193,18 +239,18 @@ impl PgnFile {
                 recovered += 1;
             }
         }
-        std::fs::remove_file(&journal).map_err(|e| format!("{}: {e}", journal.display()))?;
+        std::fs::remove_file(&journal).map_err(PgnFileError::access(&journal))?;
         Ok(recovered)
     }
 
     /// The last `n` bytes of the file (fewer if it is shorter), as text.
-    fn tail(&self, n: u64) -> Result<String, String> {
-        let fail = |e: std::io::Error| format!("{}: {e}", self.path.display());
-        let mut f = File::open(&self.path).map_err(fail)?;
+    fn tail(&self, n: u64) -> Result<String, PgnFileError> {
+        let fail = PgnFileError::access(&self.path);
+        let mut f = File::open(&self.path).map_err(&fail)?;
         f.seek(SeekFrom::Start(self.whole.saturating_sub(n)))
-            .map_err(fail)?;
+            .map_err(&fail)?;
         let mut bytes = Vec::new();
-        f.take(n).read_to_end(&mut bytes).map_err(fail)?;
+        f.take(n).read_to_end(&mut bytes).map_err(&fail)?;
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 }

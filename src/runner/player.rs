@@ -7,12 +7,12 @@ use std::time::Duration;
 
 use super::MatchGame;
 use super::clock::MatchClock;
-use super::external::Launch;
+use super::external::{Launch, LaunchError};
 use super::record::MoveNote;
 pub use super::turn::{Player, Turn};
-use crate::engines::{self, Engine, EngineOptions, Played};
+use crate::engines::{self, BadValue, Engine, EngineError, EngineOptions, Played};
 use crate::machine::SplitMix64;
-use crate::protocol::Protocol;
+use crate::protocol::{Protocol, UnknownProtocol};
 use crate::rules::{Game, HangKind, Rules};
 
 /// Who plays, as given on the command line.
@@ -60,7 +60,7 @@ pub enum SpecError {
     /// `cmd=` or `name=` left blank (`what` is `"cmd="` or `"name="`).
     Empty { what: &'static str, spec: String },
     /// `proto=` names no protocol we speak.
-    Protocol(String),
+    Protocol(UnknownProtocol),
     /// `nodes=N` with N not a positive number (the value as given).
     Nodes(String),
     /// `option.=V`: an option without its name (the whole spec).
@@ -84,8 +84,8 @@ pub enum SpecError {
         option: String,
         declared: Vec<&'static str>,
     },
-    /// A value the driver's option refuses (its own message).
-    OptionValue(String),
+    /// A value the driver's option refuses.
+    OptionValue(BadValue),
     /// A setting a built-in engine does not take.
     UnknownSetting { setting: String, id: String },
     /// `random,name=N` (the whole spec).
@@ -99,7 +99,8 @@ impl std::fmt::Display for SpecError {
             SpecError::DiluteTwice(s) => write!(f, "dilute= twice in {s:?}"),
             SpecError::NotKeyValue(part) => write!(f, "{part:?} is not key=value"),
             SpecError::Empty { what, spec } => write!(f, "{what} is empty in {spec:?}"),
-            SpecError::Protocol(e) | SpecError::OptionValue(e) => f.write_str(e),
+            SpecError::Protocol(e) => e.fmt(f),
+            SpecError::OptionValue(e) => e.fmt(f),
             SpecError::Nodes(v) => write!(f, "nodes={v}: not a positive number"),
             SpecError::NamelessOption(s) => {
                 write!(f, "an option.NAME= without its NAME in {s:?}")
@@ -140,6 +141,45 @@ impl std::fmt::Display for SpecError {
 }
 
 impl std::error::Error for SpecError {}
+
+/// Why a player could not start a game.
+#[derive(Debug)]
+pub enum StartError {
+    /// The built-in engine could not be made (its tape, an option).
+    Engine(EngineError),
+    /// The external engine's process or handshake failed.
+    Launch(LaunchError),
+}
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StartError::Engine(e) => e.fmt(f),
+            StartError::Launch(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for StartError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            StartError::Engine(e) => Some(e),
+            StartError::Launch(e) => Some(e),
+        }
+    }
+}
+
+impl From<EngineError> for StartError {
+    fn from(e: EngineError) -> Self {
+        StartError::Engine(e)
+    }
+}
+
+impl From<LaunchError> for StartError {
+    fn from(e: LaunchError) -> Self {
+        StartError::Launch(e)
+    }
+}
 
 /// `dilute=P`: a probability, kept in parts per million.
 fn parse_dilution(value: &str) -> Result<u32, SpecError> {
@@ -360,7 +400,7 @@ impl PlayerSpec {
         seed: u64,
         options: &EngineOptions,
         startup: Duration,
-    ) -> Result<Box<dyn Player<R>>, String> {
+    ) -> Result<Box<dyn Player<R>>, StartError> {
         Ok(match self {
             PlayerSpec::Retro(id) => {
                 let options = EngineOptions {
@@ -368,7 +408,7 @@ impl PlayerSpec {
                     ..options.clone()
                 };
                 Box::new(Retro {
-                    engine: R::create(id, &options).map_err(|e| e.to_string())?,
+                    engine: R::create(id, &options)?,
                     budget: options.budget,
                 })
             }
@@ -383,7 +423,7 @@ impl PlayerSpec {
                     options = options.with(k, v);
                 }
                 Box::new(Retro {
-                    engine: R::create(id, &options).map_err(|e| e.to_string())?,
+                    engine: R::create(id, &options)?,
                     budget: options.budget,
                 })
             }

@@ -196,9 +196,24 @@ impl<'a, R: MatchGame> Table<'a, R> {
             _ if self.retro[i] => Duration::ZERO,
             _ => wall,
         };
-        if matches!(turn, Turn::Move { .. } | Turn::Astray { .. }) && !self.clocks[i].charge(used) {
+        // The flag before the reply, as a GUI's clock runs: a move or a
+        // resignation that comes after the clock ran out loses on time (an
+        // engine's `bestmove 0000` after its flag fell is not its giving
+        // up but its clock).
+        let flagged = match &turn {
+            Turn::Move { .. } | Turn::Astray { .. } => !self.clocks[i].charge(used),
+            Turn::Resign(_) => self.clocks[i].left.is_some_and(|left| used > left),
+            _ => false,
+        };
+        if flagged {
             let side = self.game.turn();
-            let text = format!("{} loses on time", self.name(side));
+            let text = match &turn {
+                Turn::Resign(why) => format!(
+                    "{} loses on time (after its flag fell: {why})",
+                    self.name(side)
+                ),
+                _ => format!("{} loses on time", self.name(side)),
+            };
             self.end(side, EndReason::OutOfTime, text);
         }
         turn
@@ -407,6 +422,41 @@ mod tests {
             assert_eq!(t.record.end, Some(reason));
             assert_eq!(t.record.result, Some(GameResult::loss(side)));
         }
+    }
+
+    /// Gives up at once, as an engine sending `bestmove 0000`.
+    struct GivesUp;
+
+    impl Player<ChessRules> for GivesUp {
+        fn go(&mut self, _: &Game<ChessRules>, _: &MatchClock, _: &MatchClock) -> Turn<UciMove> {
+            Turn::Resign("x has no move (0000)".into())
+        }
+    }
+
+    #[test]
+    fn a_reply_after_the_flag_fell_loses_on_time_whatever_it_says() {
+        let mut c = config(IllegalRule::Forfeit, true);
+        c.tc = Some("10+0".parse().unwrap());
+        // With time left, giving up is giving up.
+        let mut t = Table::new(&c, &PAIRING);
+        let turn = t.ask(&mut GivesUp);
+        t.take(turn);
+        assert_eq!(t.record.end, Some(EndReason::Resignation));
+        // With none, the flag has fallen first.
+        let mut t = Table::new(&c, &PAIRING);
+        let side = t.game.turn();
+        t.clocks[index_of(side)].left = Some(Duration::ZERO);
+        let turn = t.ask(&mut GivesUp);
+        t.take(turn);
+        assert_eq!(t.record.end, Some(EndReason::OutOfTime));
+        assert_eq!(t.record.result, Some(GameResult::loss(side)));
+        assert!(
+            t.record
+                .reason
+                .contains("after its flag fell: x has no move (0000)"),
+            "{}",
+            t.record.reason
+        );
     }
 
     #[test]

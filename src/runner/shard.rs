@@ -21,12 +21,28 @@ impl Default for Shard {
     }
 }
 
+/// A `--shard` that is not `K/N` with `1 <= K <= N` (the text as given).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ShardError(pub String);
+
+impl std::fmt::Display for ShardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "--shard {:?}: not K/N with 1 <= K <= N (e.g. 2/4)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for ShardError {}
+
 impl FromStr for Shard {
-    type Err = String;
+    type Err = ShardError;
 
     /// `K/N`, `1 <= K <= N`.
-    fn from_str(s: &str) -> Result<Shard, String> {
-        let bad = || format!("--shard {s:?}: not K/N with 1 <= K <= N (e.g. 2/4)");
+    fn from_str(s: &str) -> Result<Shard, ShardError> {
+        let bad = || ShardError(s.to_string());
         let (k, n) = s.split_once('/').ok_or_else(bad)?;
         let (k, n): (usize, usize) = (
             k.trim().parse().map_err(|_| bad())?,
@@ -77,7 +93,7 @@ mod tests {
         }
         assert_eq!("2/4".parse(), Ok(Shard { index: 1, count: 4 }));
         for bad in ["0/4", "5/4", "x", "1/0", "2"] {
-            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+            assert_eq!(bad.parse::<Shard>(), Err(ShardError(bad.into())), "{bad}");
         }
     }
 }

@@ -24,7 +24,7 @@ pub enum Turn<W> {
     /// reading of the move ([`Astray`]): the referee judges the two
     /// together.
     Astray {
-        astray: Astray<W>,
+        astray: Box<Astray<W>>,
         authentic: Option<Duration>,
         comment: Option<MoveNote>,
     },

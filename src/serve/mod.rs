@@ -49,7 +49,7 @@ use crate::picture::{MAX_SCALE, Picture};
 use crate::rules::Color;
 use crate::rules::chess::ChessRules;
 use crate::rules::draughts::{Draughts, Variant};
-use table::{IllegalMoves, MoveError, PageRules, Table};
+use table::{IllegalMoves, MoveError, PageRules, Table, UnknownPolicy};
 
 /// The largest request body read.
 pub const MAX_BODY: usize = 4096;
@@ -192,7 +192,7 @@ impl Server {
             ("GET", ["api", "engines"]) => self.engines(),
             ("POST", ["api", "games"]) => match parse_form(req.body) {
                 Ok(form) => self.create(&form),
-                Err(e) => Answer::error(400, &e),
+                Err(e) => Answer::error(400, &e.to_string()),
             },
             (_, ["api", "games", id, rest @ ..]) => self.game_request(req, id, rest, query),
             ("GET", _) => Answer::error(404, &format!("no such page: {path}")),
@@ -304,7 +304,7 @@ impl Server {
             ("POST", ["move"]) => {
                 let form = match parse_form(req.body) {
                     Ok(f) => f,
-                    Err(e) => return Answer::error(400, &e),
+                    Err(e) => return Answer::error(400, &e.to_string()),
                 };
                 let Some(text) = form.get("move") else {
                     return Answer::error(400, "missing form field: move");
@@ -409,7 +409,7 @@ fn form_illegal(form: &HashMap<String, String>) -> Result<IllegalMoves, Answer> 
                 s.parse()
             }
         })
-        .map_err(|e: String| Answer::error(400, &e))
+        .map_err(|e: UnknownPolicy| Answer::error(400, &e.to_string()))
 }
 
 /// The `seed` field, if given.
@@ -474,7 +474,7 @@ fn person_move<R: PageRules>(id: &str, t: &mut Table<R>, text: &str) -> Answer {
         Err(e) => {
             let status = match e {
                 MoveError::Over(_) | MoveError::NotYourTurn => 409,
-                MoveError::Unreadable(_) | MoveError::Illegal { .. } => 422,
+                MoveError::NotUci(_) | MoveError::NotPdn { .. } | MoveError::Illegal { .. } => 422,
             };
             let (kind, reason) = match &e {
                 MoveError::Illegal { kind, reason } => (Some(*kind), Some(reason.as_str())),
@@ -551,17 +551,60 @@ fn state<R: PageRules>(id: &str, t: &mut Table<R>) -> Value {
     })
 }
 
+/// Why a request's form was refused (the text as sent).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FormError {
+    /// A `%` not followed by two hexadecimal digits, in this part.
+    BadEscape(String),
+    /// This part decodes to bytes that are not UTF-8.
+    NotUtf8(String),
+    /// This field (decoded) given twice.
+    Twice(String),
+}
+
+impl std::fmt::Display for FormError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FormError::BadEscape(s) => write!(f, "malformed form data: bad escape in {s:?}"),
+            FormError::NotUtf8(s) => write!(f, "malformed form data: {s:?} is not UTF-8"),
+            FormError::Twice(k) => write!(f, "form field {k:?} given twice"),
+        }
+    }
+}
+
+impl std::error::Error for FormError {}
+
+/// Why the server could not start.
+#[derive(Debug)]
+pub enum ServeError {
+    /// The address cannot be bound (tiny_http's error).
+    Listen {
+        addr: String,
+        error: Box<dyn std::error::Error + Send + Sync>,
+    },
+}
+
+impl std::fmt::Display for ServeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ServeError::Listen { addr, error } => write!(f, "cannot listen on {addr}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for ServeError {}
+
 /// `application/x-www-form-urlencoded` into a map.
 ///
 /// # Errors
 /// A bad percent escape, text that is not UTF-8, or a repeated field.
-pub fn parse_form(body: &str) -> Result<HashMap<String, String>, String> {
+pub fn parse_form(body: &str) -> Result<HashMap<String, String>, FormError> {
     let mut map = HashMap::new();
     for pair in body.split('&').filter(|p| !p.is_empty()) {
         let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
         let (k, v) = (decode(k)?, decode(v)?);
         if map.insert(k.clone(), v).is_some() {
-            return Err(format!("form field {k:?} given twice"));
+            return Err(FormError::Twice(k));
         }
     }
     Ok(map)
@@ -575,7 +618,7 @@ fn query_value<'a>(query: &'a str, name: &str) -> Option<&'a str> {
         .map(|(_, v)| v)
 }
 
-fn decode(s: &str) -> Result<String, String> {
+fn decode(s: &str) -> Result<String, FormError> {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -587,7 +630,7 @@ fn decode(s: &str) -> Result<String, String> {
                     .get(i + 1..i + 3)
                     .and_then(|h| std::str::from_utf8(h).ok())
                     .and_then(|h| u8::from_str_radix(h, 16).ok())
-                    .ok_or_else(|| format!("malformed form data: bad escape in {s:?}"))?;
+                    .ok_or_else(|| FormError::BadEscape(s.to_string()))?;
                 out.push(hex);
                 i += 2;
             }
@@ -595,7 +638,7 @@ fn decode(s: &str) -> Result<String, String> {
         }
         i += 1;
     }
-    String::from_utf8(out).map_err(|_| format!("malformed form data: {s:?} is not UTF-8"))
+    String::from_utf8(out).map_err(|_| FormError::NotUtf8(s.to_string()))
 }
 
 /// Where to listen and what to allow.
@@ -611,9 +654,11 @@ pub struct Config {
 ///
 /// # Errors
 /// The address cannot be bound.
-pub fn run(config: &Config, options: EngineOptions) -> Result<(), String> {
-    let server = tiny_http::Server::http(&config.listen)
-        .map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
+pub fn run(config: &Config, options: EngineOptions) -> Result<(), ServeError> {
+    let server = tiny_http::Server::http(&config.listen).map_err(|error| ServeError::Listen {
+        addr: config.listen.clone(),
+        error,
+    })?;
     let addr = server
         .server_addr()
         .to_ip()
@@ -751,8 +796,8 @@ mod tests {
         let f = parse_form("engine=1k-zx-chess&move=e2e4&x=a+b%21").unwrap();
         assert_eq!(f["engine"], "1k-zx-chess");
         assert_eq!(f["x"], "a b!");
-        assert!(parse_form("a=%zz").is_err());
-        assert!(parse_form("a=1&a=2").is_err());
-        assert!(parse_form("a=%ff").is_err());
+        assert_eq!(parse_form("a=%zz"), Err(FormError::BadEscape("%zz".into())));
+        assert_eq!(parse_form("a=1&a=2"), Err(FormError::Twice("a".into())));
+        assert_eq!(parse_form("a=%ff"), Err(FormError::NotUtf8("%ff".into())));
     }
 }

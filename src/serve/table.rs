@@ -15,6 +15,7 @@ use crate::engines::{Catalogue, Engine, EngineError, EngineOptions};
 use crate::machine::Display;
 use crate::protocol::session::{self, Weighed};
 use crate::rules::chess::ChessRules;
+use crate::rules::draughts::wire::WireError;
 use crate::rules::draughts::{Draughts, PdnMove};
 use crate::rules::{Color, Game, GameResult, Verdict};
 
@@ -29,7 +30,7 @@ pub trait PageRules: Catalogue {
     ///
     /// # Errors
     /// The text is not a move in the game's notation.
-    fn read(text: &str) -> Result<Self::Wire, String>;
+    fn read(text: &str) -> Result<Self::Wire, MoveError>;
 
     /// The game's movetext (SAN for chess; PDN squares for draughts).
     fn movetext(game: &Game<Self>) -> Vec<String>;
@@ -49,9 +50,8 @@ impl PageRules for ChessRules {
     const KIND: &'static str = "chess";
     const RECORD: &'static str = "pgn";
 
-    fn read(text: &str) -> Result<UciMove, String> {
-        UciMove::from_ascii(text.as_bytes())
-            .map_err(|_| format!("{text:?} is not a move in UCI notation (like e2e4 or e7e8q)"))
+    fn read(text: &str) -> Result<UciMove, MoveError> {
+        UciMove::from_ascii(text.as_bytes()).map_err(|_| MoveError::NotUci(text.to_string()))
     }
 
     fn movetext(game: &Game<Self>) -> Vec<String> {
@@ -103,8 +103,11 @@ impl PageRules for Draughts {
     const KIND: &'static str = "draughts";
     const RECORD: &'static str = "pdn";
 
-    fn read(text: &str) -> Result<PdnMove, String> {
-        PdnMove::from_str(text).map_err(|e| format!("{text:?}: {e}"))
+    fn read(text: &str) -> Result<PdnMove, MoveError> {
+        PdnMove::from_str(text).map_err(|error| MoveError::NotPdn {
+            text: text.to_string(),
+            error,
+        })
     }
 
     fn movetext(game: &Game<Self>) -> Vec<String> {
@@ -198,13 +201,25 @@ impl IllegalMoves {
     }
 }
 
+/// An `IllegalMoves` value that is neither `play` nor `resign` (as given).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownPolicy(pub String);
+
+impl std::fmt::Display for UnknownPolicy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "IllegalMoves {:?}: expected play or resign", self.0)
+    }
+}
+
+impl std::error::Error for UnknownPolicy {}
+
 impl FromStr for IllegalMoves {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = UnknownPolicy;
+    fn from_str(s: &str) -> Result<Self, UnknownPolicy> {
         match s {
             "play" => Ok(IllegalMoves::Play),
             "resign" => Ok(IllegalMoves::Resign),
-            _ => Err(format!("IllegalMoves {s:?}: expected play or resign")),
+            _ => Err(UnknownPolicy(s.to_string())),
         }
     }
 }
@@ -216,8 +231,10 @@ pub enum MoveError {
     Over(String),
     /// It is the engine's turn.
     NotYourTurn,
-    /// The text is not a move of this game.
-    Unreadable(String),
+    /// The text is not a move in UCI notation (chess).
+    NotUci(String),
+    /// The text is not a move in PDN numbering (draughts), for `error`.
+    NotPdn { text: String, error: WireError },
     /// The rules refuse it: the kind (`illegal-move`-like) and the reason.
     Illegal { kind: &'static str, reason: String },
 }
@@ -227,11 +244,17 @@ impl std::fmt::Display for MoveError {
         match self {
             MoveError::Over(why) => write!(f, "the game is over: {why}"),
             MoveError::NotYourTurn => write!(f, "it is the engine's turn"),
-            MoveError::Unreadable(why) => f.write_str(why),
+            MoveError::NotUci(text) => write!(
+                f,
+                "{text:?} is not a move in UCI notation (like e2e4 or e7e8q)"
+            ),
+            MoveError::NotPdn { text, error } => write!(f, "{text:?}: {error}"),
             MoveError::Illegal { reason, .. } => write!(f, "illegal move: {reason}"),
         }
     }
 }
+
+impl std::error::Error for MoveError {}
 
 /// A person against an engine.
 pub struct Table<R: PageRules> {
@@ -317,7 +340,7 @@ impl<R: PageRules> Table<R> {
         if self.game.turn() != self.person {
             return Err(MoveError::NotYourTurn);
         }
-        let wire = R::read(text.trim()).map_err(MoveError::Unreadable)?;
+        let wire = R::read(text.trim())?;
         match self.game.play_wire(&wire) {
             Verdict::Legal(_) => Ok(()),
             Verdict::Illegal(_, why) => Err(MoveError::Illegal {
@@ -347,7 +370,7 @@ impl<R: PageRules> Table<R> {
                         raw: w.candidate.raw,
                         score: w.candidate.score,
                         chance: w.candidate.chance,
-                        illegal: w.illegal().map(str::to_string),
+                        illegal: w.illegal().map(ToString::to_string),
                     })
                     .collect();
                 (list, Some(thoughts.tie_break))

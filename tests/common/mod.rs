@@ -46,6 +46,34 @@ pub fn random_move(pos: &Chess, rng: &mut SplitMix64) -> Move {
     legal[rng.range(0, legal.len() as u64 - 1) as usize]
 }
 
+/// CPU-bound jobs beside a test (`sh -c 'while :; do :; done'`, the
+/// brief's load), ended by their ids when dropped.
+pub struct Load(Vec<std::process::Child>);
+
+impl Load {
+    pub fn start(jobs: usize) -> Load {
+        Load(
+            (0..jobs)
+                .map(|_| {
+                    std::process::Command::new("sh")
+                        .args(["-c", "while :; do :; done"])
+                        .spawn()
+                        .expect("sh starts")
+                })
+                .collect(),
+        )
+    }
+}
+
+impl Drop for Load {
+    fn drop(&mut self) {
+        for child in &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
 pub fn repo(path: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path)
 }
@@ -294,3 +322,28 @@ pub fn peer_script(name: &str, args: &[&str], stdin: &str) -> (bool, String, Str
         String::from_utf8_lossy(&out.stderr).into(),
     )
 }
+
+/// Where ChesSkelet's long-castling test takes a queen's step for castling
+/// (issue 33, found in a fastchess soak): a FEN and the moves played from
+/// it, after which the full build (White) chooses Qd1-c2 — and its board
+/// shows the queen gone, a rook on c2 and a stray byte on a1.
+pub const LONG_CASTLING: [(&str, &str); 2] = [
+    (
+        "r1b2k2/3nqpp1/2p5/1pbpp2n/p6r/2PP1P2/PP1NPN1P/R1BQKB1R b KQ - 4 17",
+        "d7b6",
+    ),
+    (
+        "rnbqkb1r/pp2pppp/2p2n2/3p4/8/5NP1/PPPPPPBP/RNBQK2R w KQkq - 0 1",
+        "f3e5 b7b6 e5d3 b8d7 d3f4 g7g5 f4d3 e7e5 f2f3 d8c7 d3f2 b6b5 d2d3 f8h6 c1g5 h6g5 \
+         c2c3 h7h5 g2f1 h8h6",
+    ),
+];
+
+/// The same quirk from the start position, every move typed: Black's
+/// moves, to which the full build (White, its `s` key first) replies
+/// d2d4 f2f4 f4f5 c1f4 f5e6 e6f7 d1d3 d3f3 f3b7 and then Qb7xa8, which its
+/// long-castling test takes for castling (found by the sweep's
+/// `find_a_long_castling_game`, seed 14 of the random mover).
+pub const LONG_CASTLING_FROM_START: [&str; 9] = [
+    "g8f6", "a7a6", "d7d6", "e7e6", "g7g6", "e8e7", "c8g4", "g4h3", "f8g7",
+];

@@ -25,7 +25,7 @@ use retrochess::arbiter::Judgement;
 use retrochess::engines::{Engine, EngineOptions, GameKind, InputPath, Played, catalogue};
 use retrochess::machine::{Core, SplitMix64};
 use retrochess::rules::chess::ChessRules;
-use retrochess::rules::{Game, Rules};
+use retrochess::rules::{Game, Rules, Verdict};
 
 use crate::common::chess_engine;
 
@@ -52,6 +52,9 @@ pub struct Tally {
     /// Of the flagged, those whose board went astray while its move was
     /// legal by itself (the game went on from them).
     pub astray_played_on: u64,
+    /// Replies whose board was not a plain reading of the chosen move
+    /// ([`Played::Astray`]), by the quirk the driver named.
+    pub astray: BTreeMap<&'static str, u64>,
     pub dead_ends: u64,
     pub hangs: u64,
     /// Driver errors ("engine failed", "cannot read"), with how to
@@ -100,13 +103,13 @@ pub fn sweep(
     let mut g = 0u64;
     while tallies.get(focus).map_or(0, |t| t.positions) < positions {
         let mut rng = SplitMix64::new(seed.wrapping_mul(0x9E37_79B9).wrapping_add(g));
-        let other = if g % 2 == 0 || ids.len() < 2 {
+        let other = if g.is_multiple_of(2) || ids.len() < 2 {
             Side::Random
         } else {
             let k = (g / 2) as usize % (ids.len() - 1);
             Side::Engine(if k >= f { k + 1 } else { k })
         };
-        let sides = if (g / 2) % 2 == 0 {
+        let sides = if (g / 2).is_multiple_of(2) {
             [Side::Engine(f), other]
         } else {
             [other, Side::Engine(f)]
@@ -139,7 +142,7 @@ fn play_game(
             Side::Engine(i) if ply as u64 >= opening => *i,
             _ => {
                 let legal = game.legal_moves();
-                let m = legal[rng.range(0, legal.len() as u64 - 1) as usize].clone();
+                let m = legal[rng.range(0, legal.len() as u64 - 1) as usize];
                 game.push(m);
                 continue;
             }
@@ -160,6 +163,10 @@ fn play_game(
             InputPath::Injected(_) => tally.injected += 1,
             InputPath::Tape => tally.tape += 1,
             InputPath::Native => {}
+        }
+        if let Played::Astray(a) = &reply.played {
+            let quirk = a.quirk.as_ref().map_or("no quirk named", |q| q.kind);
+            *tally.astray.entry(quirk).or_default() += 1;
         }
         match Judgement::of(&ChessRules, game.position(), &reply.played) {
             Judgement::Legal(m, _) => {
@@ -229,6 +236,9 @@ pub fn report(tallies: &BTreeMap<&'static str, Tally>) -> String {
         );
         for (kind, n) in &t.flagged {
             let _ = writeln!(out, "  flagged {kind}: {n}");
+        }
+        for (quirk, n) in &t.astray {
+            let _ = writeln!(out, "  board astray, {quirk}: {n}");
         }
         for (kind, example) in &t.examples {
             let _ = writeln!(out, "  first {kind}: {example}");
@@ -307,4 +317,94 @@ fn sweep_big() {
         failures += tallies.values().map(|t| t.failures.len()).sum::<usize>();
     }
     assert_eq!(failures, 0, "driver failures");
+}
+
+/// Finds a game from the start position, ChesSkelet (full build) as White
+/// against the seeded random mover, every move of its own, in which its
+/// long-castling test fires: the game `play` and `serve` are tested with
+/// (`tests/cli/cli.rs`, `tests/serve/main.rs`). Run explicitly.
+#[test]
+#[ignore]
+fn find_a_long_castling_game() {
+    let mut e = chess_engine("chesskelet", &EngineOptions::default()).unwrap();
+    for seed in 0..2000u64 {
+        let mut rng = SplitMix64::new(seed);
+        e.new_game().unwrap();
+        let mut game = Game::initial(ChessRules);
+        while game.ending().is_none() && game.moves().len() < 120 {
+            if game.moves().len() % 2 == 1 {
+                let legal = game.legal_moves();
+                let m = legal[rng.range(0, legal.len() as u64 - 1) as usize];
+                game.push(m);
+                continue;
+            }
+            let reply = e.play(&game, BUDGET).unwrap();
+            let astray = matches!(&reply.played, Played::Astray(a)
+                if a.quirk.as_ref().is_some_and(|q| q.kind == "long-castling test"));
+            match Judgement::of(&ChessRules, game.position(), &reply.played) {
+                Judgement::Legal(m, _) if !astray => game.push(m),
+                j => {
+                    if astray {
+                        println!("seed {seed}: {} -> {j}", uci_moves(&game));
+                        return;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    panic!("none found");
+}
+
+/// After its long-castling test fired, the program keeps its own board, as
+/// the real machine would: the next move is typed on it (not injected), and
+/// its board still shows the rook on c2 and the stray byte on a1.
+#[test]
+fn the_program_plays_on_from_its_own_board() {
+    use retrochess::engines::chesskelet::{BUILDS, ChesSkelet, view_square};
+    use shakmaty::{Color, Square};
+    let (fen, moves) = crate::common::LONG_CASTLING[0];
+    let mut e = ChesSkelet::new(&BUILDS[0], EngineOptions::default()).unwrap();
+    let mut game = Game::new(ChessRules, crate::common::fen(fen));
+    for m in moves.split_whitespace() {
+        let wire = m.parse().unwrap();
+        assert!(matches!(game.play_wire(&wire), Verdict::Legal(_)), "{m}");
+    }
+    let reply = e.play(&game, BUDGET).unwrap();
+    let Played::Astray(a) = &reply.played else {
+        panic!("{:?}", reply.played)
+    };
+    assert_eq!(a.wire.to_string(), "d1c2");
+    assert_eq!(a.quirk.as_ref().unwrap().kind, "long-castling test");
+    // Its board, in the person's (Black's) view after its move.
+    let page = e.session().board();
+    let at = |sq: Square| page[usize::from(view_square(sq, Color::Black))];
+    assert_eq!(
+        (at(Square::C2), at(Square::D1)),
+        (0x05, 0x00),
+        "a rook on c2"
+    );
+    assert!(
+        at(Square::A1) & 0xC0 != 0 || at(Square::A1) & 0x1F > 7,
+        "a stray byte on a1"
+    );
+    // The GUI plays d1c2 on; Black answers h5f4, typed on its own board.
+    for m in ["d1c2", "h5f4"] {
+        assert!(
+            matches!(game.play_wire(&m.parse().unwrap()), Verdict::Legal(_)),
+            "{m}"
+        );
+    }
+    let reply = e.play(&game, BUDGET).unwrap();
+    assert_eq!(
+        reply.path,
+        InputPath::Typed("a4c5".into()),
+        "{:?}",
+        reply.played
+    );
+    assert!(
+        matches!(reply.played, Played::Move(_)),
+        "{:?}",
+        reply.played
+    );
 }

@@ -10,6 +10,7 @@ mod adapters;
 mod analysis;
 mod hub_interop;
 mod hung_replies;
+mod lichess_bot;
 mod multipv;
 mod python_interop;
 mod xboard_gui;

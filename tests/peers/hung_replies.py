@@ -11,13 +11,14 @@ hangs on the real path:
   read the ROM: `baker-draughts`, tests/engines/baker.rs). Both
   `HubEngine.go` and `HubEngine.play` are called; neither may raise.
 - uci: python-chess's `popen_uci`, after 1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6
-  4. d3 Bc5, `Limit(time=0.001)` (`go movetime 1`): the T-state budget
-  (0.5 M) runs out long before 1K ZX Chess has its move (8.3 M T-states
-  here).
+  4. d3 Bc5, `Limit(time=0.001)` (`go movetime 1`): the deadline, a
+  millisecond after `go`, comes long before 1K ZX Chess has its move
+  (8.3 M T-states here, about 5 ms on `z80emu`).
 - xboard: python-chess's `popen_xboard`, the same position, both clocks at
-  10 ms (`time 1`, the least python-chess sends): a budget of 5 M T-states
-  on the first search (the host's speed not yet measured), short of the
-  8.3 M again.
+  10 ms (`time 1`, the least python-chess sends), the command given
+  `--core lockstep` (z80emu and iz80 compared after every instruction, some
+  six times slower): the deadline, 10 ms after the move, comes short of
+  the 8.3 M again.
 
 Prints one line, `FRONTEND move=... problem=...`, what the client got;
 exits non-zero with the reason if the client raised or got something else

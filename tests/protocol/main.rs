@@ -6,6 +6,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod astray;
 mod chesskelet_protocols;
 mod clock;
 mod fuzz_regressions;

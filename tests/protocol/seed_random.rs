@@ -48,23 +48,85 @@ fn uci_draws_a_fresh_seed_each_game_and_the_seed_replays_it() {
     assert!(again.is_empty(), "a set seed is not redrawn: {again:?}");
 }
 
+/// Runs `retrochess ARGS` on `input`: two new games must say two different
+/// seeds after `prefix`.
+fn two_fresh_seeds(args: &[&str], input: &str, prefix: &str) {
+    let (ok, out, err) = common::retrochess(args, input);
+    assert!(ok, "{err}");
+    let drawn = seeds(&out, prefix);
+    assert!(drawn.len() == 2 && drawn[0] != drawn[1], "{out}");
+}
+
 #[test]
 fn cecp_and_hub_say_the_seed_they_draw() {
-    let (ok, out, err) = common::retrochess(
+    two_fresh_seeds(
         &["xboard", "--engine", "1k-zx-chess"],
         "xboard\nprotover 2\noption Seed=random\nnew\nnew\nquit\n",
+        "# seed ",
     );
-    assert!(ok, "{err}");
-    let drawn = seeds(&out, "# seed ");
-    assert!(drawn.len() == 2 && drawn[0] != drawn[1], "{out}");
-    let (ok, out, err) = common::retrochess(
+    two_fresh_seeds(
         &["hub", "--engine", "samuel-f8"],
         "hub\nset-param name=Seed value=random\ninit\nnew-game\nnew-game\nquit\n",
+        "info seed=",
     );
-    assert!(ok, "{err}");
-    let drawn = seeds(&out, "info seed=");
-    assert!(drawn.len() == 2 && drawn[0] != drawn[1], "{out}");
     // The default: no seed drawn, none said.
     let (ok, out, _) = common::retrochess(&["hub"], "hub\ninit\nnew-game\nquit\n");
     assert!(ok && !out.contains("seed="), "{out}");
+}
+
+/// The front ends' own options from the command line (`--option
+/// Seed=random`), for managers whose client refuses the value as an option
+/// (python-chess refuses `random` for a spin, so lichess-bot passes it this
+/// way): the same effect as the GUI setting it, over each protocol, and a
+/// refused value is the program's error before any protocol starts.
+#[test]
+fn the_command_line_sets_the_front_ends_own_options() {
+    // Detected from the first line, as lichess-bot starts it.
+    two_fresh_seeds(
+        &["--engine=chesskelet", "--core=own", "--option=Seed=random"],
+        "uci\nucinewgame\nucinewgame\nisready\nquit\n",
+        "info string seed ",
+    );
+    two_fresh_seeds(
+        &[
+            "xboard",
+            "--engine",
+            "1k-zx-chess",
+            "--option",
+            "Seed=random",
+        ],
+        "xboard\nprotover 2\nnew\nnew\nquit\n",
+        "# seed ",
+    );
+    // The others show as the defaults the GUI sees, and a number seeds the
+    // game as `--seed` does.
+    let (ok, out, err) = common::retrochess(
+        &[
+            "uci",
+            "--engine",
+            "chesskelet",
+            "--option",
+            "IllegalMoves=resign",
+            "--option",
+            "authentictiming=on",
+            "--option",
+            "Seed=42",
+        ],
+        "uci\nquit\n",
+    );
+    assert!(ok, "{err}");
+    for line in [
+        "option name IllegalMoves type combo default resign var play var resign",
+        "option name AuthenticTiming type check default true",
+        "option name Seed type spin default 42 min 0 max 2147483647",
+    ] {
+        assert!(out.lines().any(|l| l == line), "{line:?} missing:\n{out}");
+    }
+    // Refused before anything is read (no input: the pipe would be gone).
+    let (ok, out, err) = common::retrochess(&["uci", "--option", "IllegalMoves=maybe"], "");
+    assert!(!ok && out.is_empty(), "{out}");
+    assert!(
+        err.contains("--option IllegalMoves=maybe") && err.contains("not one of play, resign"),
+        "{err}"
+    );
 }

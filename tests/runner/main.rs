@@ -6,6 +6,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod astray_match;
 mod draughts_match;
 mod hub_match;
 mod match_runner;

@@ -5,6 +5,7 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod json;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -242,10 +243,14 @@ fn the_page_plays_a_whole_game_in_chromium() {
 /// 001, chapter 8, "Black moves (computer)"): in this line (found by a
 /// seeded search of games against the page) it answers 5...Qh4 with
 /// f4xe5, leaving its king in check from h4.
-#[test]
-fn the_programs_illegal_move_ends_the_game_as_illegal_moves_says() {
+/// Plays Black's `moves` against ChesSkelet (White) under each
+/// `IllegalMoves` setting; the program's last reply is flagged with
+/// `illegal` (the start of the arbiter's reason) and the game ends as the
+/// setting says. Returns the last answer of each.
+fn illegal_reply_ends_the_game(moves: &[&str], illegal: &str) -> Vec<String> {
     let s = serve(&[]);
     let a = s.addr.as_str();
+    let mut lasts = Vec::new();
     for (setting, words) in [
         (
             "play",
@@ -258,7 +263,7 @@ fn the_programs_illegal_move_ends_the_game_as_illegal_moves_says() {
         assert_eq!(st, 201, "{body}");
         let id = field(&body, "id");
         let mut last = String::new();
-        for m in ["b8a6", "h7h5", "a6c5", "e7e5", "d8h4"] {
+        for m in moves {
             let (st, body) = http(
                 a,
                 "POST",
@@ -268,17 +273,9 @@ fn the_programs_illegal_move_ends_the_game_as_illegal_moves_says() {
             assert_eq!(st, 200, "{m}: {body}");
             last = body;
         }
-        assert_eq!(
-            list(&last, "moves"),
-            [
-                "d2d4", "b8a6", "f2f4", "h7h5", "d1d3", "a6c5", "d4c5", "e7e5", "c5c6", "d8h4"
-            ]
-        );
-        assert!(
-            last.contains("\"illegal\":\"leaves the king in check"),
-            "{last}"
-        );
+        assert!(last.contains(&format!("\"illegal\":\"{illegal}")), "{last}");
         assert!(field(&last, "over").contains(words), "{last}");
+        assert!(!last.contains("cannot read"), "{last}");
         let (st, body) = http(a, "POST", &format!("/api/games/{id}/move"), "move=h4e1");
         assert_eq!(
             (st, body.contains("the game is over")),
@@ -287,5 +284,36 @@ fn the_programs_illegal_move_ends_the_game_as_illegal_moves_says() {
         );
         let (_, record) = http(a, "GET", &format!("/api/games/{id}/record"), "");
         assert!(record.contains("[Result \"0-1\"]"), "{record}");
+        lasts.push(last);
     }
+    lasts
+}
+
+#[test]
+fn the_programs_illegal_move_ends_the_game_as_illegal_moves_says() {
+    let lasts = illegal_reply_ends_the_game(
+        &["b8a6", "h7h5", "a6c5", "e7e5", "d8h4"],
+        "leaves the king in check",
+    );
+    for last in lasts {
+        assert_eq!(
+            list(&last, "moves"),
+            [
+                "d2d4", "b8a6", "f2f4", "h7h5", "d1d3", "a6c5", "d4c5", "e7e5", "c5c6", "d8h4"
+            ]
+        );
+    }
+}
+
+/// ChesSkelet's long-castling test on the page (issue 33): the game ends as
+/// `IllegalMoves` says for an illegal move, with what the program did to
+/// its board, read from it, as the reason.
+#[test]
+fn the_long_castling_test_ends_the_game_as_illegal_moves_says() {
+    illegal_reply_ends_the_game(
+        &common::LONG_CASTLING_FROM_START,
+        "its long-castling test (piece + origin - target = $38) took Qb7-a8 for castling: the \
+         white queen went from b7 to a8, taking the black rook; a white rook appeared on d1; the \
+         white rook on a1 gave way to 0x",
+    );
 }

@@ -129,6 +129,7 @@ pub struct Compared {
 ///
 /// # Errors
 /// The first difference, described.
+// String error: a diagnostic for the fuzz target and tests whose message is the whole finding.
 pub fn side_by_side(data: &[u8], max_actions: usize) -> Result<Compared, String> {
     if !data.is_empty() && data.iter().all(|&b| b == 0xDD || b == 0xFD) {
         return Ok(Compared::default());
@@ -210,6 +211,7 @@ pub fn side_by_side(data: &[u8], max_actions: usize) -> Result<Compared, String>
     Ok(done)
 }
 
+// String error: the leaf of `side_by_side`, its message the whole difference.
 fn compare(own: &Own, reference: &Z80emu, a: &FlatBus, b: &FlatBus) -> Result<(), String> {
     let (ra, rb) = (own.regs(), reference.regs());
     if ra != rb {

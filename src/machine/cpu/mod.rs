@@ -115,6 +115,14 @@ pub trait Memory {
         self.poke(addr, lo);
         self.poke(addr.wrapping_add(1), hi);
     }
+
+    /// Writes `bytes` from `addr` on, as `poke` each (a bus may note them
+    /// as one span of host writes rather than one a byte).
+    fn poke_bytes(&mut self, addr: u16, bytes: &[u8]) {
+        for (i, &b) in bytes.iter().enumerate() {
+            self.poke(addr.wrapping_add(i as u16), b);
+        }
+    }
 }
 
 /// The memory map and ports as the CPU sees them. (A copy of a bus is what

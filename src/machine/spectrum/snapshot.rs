@@ -241,6 +241,7 @@ impl Spectrum48 {
 }
 
 /// Expands `.z80` compression (`ED ED n b` = n copies of b) to `want` bytes.
+// String error: a leaf decoder whose message the caller wraps into its `MachineError`.
 fn z80_expand(data: &[u8], want: usize) -> Result<Vec<u8>, String> {
     let mut out = Vec::with_capacity(want);
     let mut i = 0;

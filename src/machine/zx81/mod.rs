@@ -187,6 +187,29 @@ impl Memory for Zx81Bus {
             self.host_writes.note(self.cell(addr));
         }
     }
+
+    /// One span of host writes for the lot, where the bytes go to RAM
+    /// cells one after another (not across the end of the RAM or its
+    /// mirror's); byte by byte otherwise.
+    fn poke_bytes(&mut self, addr: u16, bytes: &[u8]) {
+        let Some(last) = (bytes.len() as u16).checked_sub(1) else {
+            return;
+        };
+        let (first_cell, last_cell) = (self.cell(addr), self.cell(addr.wrapping_add(last)));
+        let end = addr.checked_add(last);
+        if addr & end.unwrap_or(0) & 0x4000 != 0
+            && bytes.len() <= 0x4000
+            && last_cell.wrapping_sub(first_cell) == last
+        {
+            let at = usize::from(first_cell & 0x3FFF);
+            self.ram[at..at + bytes.len()].copy_from_slice(bytes);
+            self.host_writes.span(first_cell, last_cell);
+        } else {
+            for (i, &b) in bytes.iter().enumerate() {
+                self.poke(addr.wrapping_add(i as u16), b);
+            }
+        }
+    }
 }
 
 impl Bus for Zx81Bus {
@@ -505,9 +528,7 @@ impl Zx81 {
                 self.dev.ram.name()
             )));
         }
-        for (i, &b) in bytes.iter().enumerate() {
-            self.poke(addr + i as u16, b);
-        }
+        self.poke_bytes(addr, bytes);
         Ok(())
     }
 
@@ -580,5 +601,68 @@ impl Zx81 {
             n += 1;
         }
         (cpu.cycle_count(), start.elapsed())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a bus has noted as written since it was made (not counting
+    /// the "everything" a new bus starts with).
+    fn written(bus: &mut Zx81Bus) -> Vec<(u16, u16)> {
+        bus.take_host_writes().spans().to_vec()
+    }
+
+    #[test]
+    fn bytes_written_in_one_go_are_one_span_of_host_writes() {
+        let mut bus = Zx81Bus::new(Ram::K16);
+        let _ = written(&mut bus);
+        let bytes: Vec<u8> = (1..=72).collect();
+        bus.poke_bytes(0x4400, &bytes);
+        assert_eq!(written(&mut bus), [(0x4400, 0x4447)]);
+        for (i, &b) in bytes.iter().enumerate() {
+            assert_eq!(bus.peek(0x4400 + i as u16), b);
+        }
+        // Through the 16K's mirror above 0xC000: the same cells.
+        bus.poke_bytes(0xC400, &[9, 8]);
+        assert_eq!(written(&mut bus), [(0x4400, 0x4401)]);
+        assert_eq!((bus.peek(0x4400), bus.peek(0x4401)), (9, 8));
+        bus.poke_bytes(0x4000, &[]);
+        assert_eq!(written(&mut bus), []);
+    }
+
+    #[test]
+    fn bytes_written_across_the_end_of_the_ram_go_byte_by_byte() {
+        // The 1K repeats every 1K: 0x43FF and 0x4400 are its last and
+        // first cells.
+        let mut bus = Zx81Bus::new(Ram::K1);
+        let _ = written(&mut bus);
+        bus.poke_bytes(0x43FE, &[1, 2, 3, 4]);
+        assert_eq!(
+            (0x43FE..=0x4401).map(|a| bus.peek(a)).collect::<Vec<_>>(),
+            [1, 2, 3, 4]
+        );
+        assert_eq!(
+            (bus.peek(0x4000), bus.peek(0x4001)),
+            (3, 4),
+            "0x4400 and 0x4401 are 0x4000 and 0x4001"
+        );
+        let spans = written(&mut bus);
+        for cell in [0x4000, 0x4001, 0x43FE, 0x43FF] {
+            assert!(
+                spans.iter().any(|&(lo, hi)| lo <= cell && cell <= hi),
+                "{cell:04X} not noted in {spans:04X?}"
+            );
+        }
+        // Into the ROM and past the top of the address space: ROM writes
+        // are ignored, RAM ones made.
+        bus.poke_bytes(0x3FFF, &[5, 6]);
+        assert_eq!(bus.peek(0x4000), 6);
+        let mut big = Zx81Bus::new(Ram::K16);
+        big.poke_bytes(0xFFFF, &[7, 8]);
+        assert_eq!((big.peek(0xFFFF), big.peek(0x0000)), (7, 0xFF));
+        big.poke_bytes(0x7FFF, &[1, 2]);
+        assert_eq!((big.peek(0x7FFF), big.peek(0x8000)), (1, 0xFF));
     }
 }

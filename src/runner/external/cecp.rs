@@ -14,7 +14,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
 use super::transport::{Transport, Wait};
-use super::{MOVETIME_WITHOUT_CLOCK, move_limit};
+use super::{LaunchError, MOVETIME_WITHOUT_CLOCK, move_limit};
 use crate::rules::Game;
 use crate::rules::chess::ChessRules;
 use crate::runner::clock::{MatchClock, TimeControl};
@@ -42,7 +42,7 @@ impl CecpClient {
         t: Transport,
         options: &[(String, String)],
         startup: Duration,
-    ) -> Result<CecpClient, String> {
+    ) -> Result<CecpClient, LaunchError> {
         let mut c = CecpClient {
             t,
             setboard: false,
@@ -61,7 +61,7 @@ impl CecpClient {
 
     /// Reads `feature` lines until `done=1` (or, for a protocol-1 engine,
     /// until none comes), accepting each.
-    fn features(&mut self, startup: Duration) -> Result<(), String> {
+    fn features(&mut self, startup: Duration) -> Result<(), LaunchError> {
         let mut accepted = Vec::new();
         let mut wait = FEATURE_WAIT;
         loop {

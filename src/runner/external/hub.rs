@@ -19,7 +19,7 @@
 use std::time::Duration;
 
 use super::transport::{Transport, Wait};
-use super::{MOVETIME_WITHOUT_CLOCK, move_limit};
+use super::{LaunchError, MOVETIME_WITHOUT_CLOCK, move_limit};
 use crate::rules::Game;
 use crate::rules::draughts::hub::pydraughts_position;
 use crate::rules::draughts::hub_line::{NO_MOVE, split, value};
@@ -55,7 +55,7 @@ impl HubClient {
         rules: Draughts,
         options: &[(String, String)],
         startup: Duration,
-    ) -> Result<HubClient, String> {
+    ) -> Result<HubClient, LaunchError> {
         t.send("hub");
         let mut variants = Vec::new();
         t.wait_for(startup, |l| {

@@ -18,6 +18,7 @@ use std::time::Duration;
 
 use super::clock::MatchClock;
 use super::turn::Player;
+use crate::engines::GameKind;
 use crate::rules::chess::ChessRules;
 use crate::rules::draughts::Draughts;
 pub use transport::{MAX_LINE, Transport};
@@ -33,6 +34,73 @@ const MOVETIME_WITHOUT_CLOCK: Duration = Duration::from_millis(500);
 /// without one), plus [`GRACE`].
 fn move_limit(clock: &MatchClock, fallback: Duration) -> Duration {
     clock.left.unwrap_or(fallback).saturating_add(GRACE)
+}
+
+/// Why an external engine could not be started.
+#[derive(Debug)]
+pub enum LaunchError {
+    /// A protocol of the other game (`proto=hub` for a chess engine).
+    WrongGame { proto: Protocol, game: GameKind },
+    /// The process could not be started.
+    Spawn {
+        name: String,
+        cmd: String,
+        error: std::io::Error,
+    },
+    /// The process came without the named pipe (`stdin`, `stdout`).
+    NoPipe(&'static str),
+    /// The engine ended before answering the handshake's `step`.
+    Exited { name: String, step: &'static str },
+    /// The engine did not answer the handshake's `step` within `startup`.
+    Silent {
+        name: String,
+        step: &'static str,
+        startup: Duration,
+    },
+    /// The engine broke the protocol (the reader's words, naming it).
+    Broke(String),
+}
+
+impl std::fmt::Display for LaunchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LaunchError::WrongGame { proto, game } => {
+                let (game, protos) = match game {
+                    GameKind::Chess => ("chess", "uci or xboard"),
+                    GameKind::Draughts => ("draughts", "hub"),
+                };
+                write!(
+                    f,
+                    "proto={} is not a {game} protocol: {game} engines speak {protos}",
+                    proto.spec_name()
+                )
+            }
+            LaunchError::Spawn { name, cmd, error } => {
+                write!(f, "cannot start {name} ({cmd}): {error}")
+            }
+            LaunchError::NoPipe(pipe) => write!(f, "no {pipe}"),
+            LaunchError::Exited { name, step } => write!(f, "{name} exited before {step}"),
+            LaunchError::Silent {
+                name,
+                step,
+                startup,
+            } => write!(
+                f,
+                "{name} did not answer {step} within {:.1} s",
+                startup.as_secs_f64()
+            ),
+            LaunchError::Broke(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for LaunchError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            LaunchError::Spawn { error, .. } => Some(error),
+            _ => None,
+        }
+    }
 }
 
 /// Where an external engine is started: its command, arguments and the
@@ -54,7 +122,7 @@ pub struct Launch<'a> {
 ///
 /// # Errors
 /// A draughts protocol, the process cannot start, or the handshake fails.
-pub fn start_chess(launch: &Launch) -> Result<Box<dyn Player<ChessRules>>, String> {
+pub fn start_chess(launch: &Launch) -> Result<Box<dyn Player<ChessRules>>, LaunchError> {
     let Launch {
         options, startup, ..
     } = *launch;
@@ -63,7 +131,12 @@ pub fn start_chess(launch: &Launch) -> Result<Box<dyn Player<ChessRules>>, Strin
             uci::UciClient::start(spawn(launch)?, options, startup)?.with_nodes(launch.nodes),
         ),
         Protocol::Xboard => Box::new(cecp::CecpClient::start(spawn(launch)?, options, startup)?),
-        Protocol::Hub => return Err(wrong_game(launch.proto, "chess", "uci or xboard")),
+        Protocol::Hub => {
+            return Err(LaunchError::WrongGame {
+                proto: launch.proto,
+                game: GameKind::Chess,
+            });
+        }
     })
 }
 
@@ -75,7 +148,7 @@ pub fn start_chess(launch: &Launch) -> Result<Box<dyn Player<ChessRules>>, Strin
 pub fn start_draughts(
     launch: &Launch,
     rules: Draughts,
-) -> Result<Box<dyn Player<Draughts>>, String> {
+) -> Result<Box<dyn Player<Draughts>>, LaunchError> {
     match launch.proto {
         Protocol::Hub => Ok(Box::new(hub::HubClient::start(
             spawn(launch)?,
@@ -83,17 +156,13 @@ pub fn start_draughts(
             launch.options,
             launch.startup,
         )?)),
-        other => Err(wrong_game(other, "draughts", "hub")),
+        proto => Err(LaunchError::WrongGame {
+            proto,
+            game: GameKind::Draughts,
+        }),
     }
 }
 
-fn spawn(launch: &Launch) -> Result<Transport, String> {
+fn spawn(launch: &Launch) -> Result<Transport, LaunchError> {
     Transport::spawn(launch.name, launch.cmd, launch.args)
-}
-
-fn wrong_game(proto: Protocol, game: &str, protos: &str) -> String {
-    format!(
-        "proto={} is not a {game} protocol: {game} engines speak {protos}",
-        proto.spec_name()
-    )
 }

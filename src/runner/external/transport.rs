@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 use log::{debug, warn};
 
+use super::LaunchError;
 use crate::runner::clock::MatchClock;
 use crate::runner::turn::Lost;
 
@@ -55,16 +56,20 @@ impl Transport {
     ///
     /// # Errors
     /// The process cannot start.
-    pub fn spawn(name: &str, cmd: &str, args: &[String]) -> Result<Transport, String> {
+    pub fn spawn(name: &str, cmd: &str, args: &[String]) -> Result<Transport, LaunchError> {
         let mut child = Command::new(cmd)
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| format!("cannot start {name} ({cmd}): {e}"))?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
+            .map_err(|error| LaunchError::Spawn {
+                name: name.to_string(),
+                cmd: cmd.to_string(),
+                error,
+            })?;
+        let stdin = child.stdin.take().ok_or(LaunchError::NoPipe("stdin"))?;
+        let stdout = child.stdout.take().ok_or(LaunchError::NoPipe("stdout"))?;
         let (tx, rx) = mpsc::sync_channel(LINES_AHEAD);
         let tag = name.to_string();
         std::thread::spawn(move || read_lines(stdout, &tx, &tag));
@@ -121,16 +126,17 @@ impl Transport {
         }
     }
 
-    /// Why the handshake step `what` failed.
-    pub(super) fn failed(&self, what: &str, w: Wait, startup: Duration) -> String {
-        let name = &self.name;
+    /// Why the handshake step `step` failed.
+    pub(super) fn failed(&self, step: &'static str, w: Wait, startup: Duration) -> LaunchError {
+        let name = self.name.clone();
         match w {
-            Wait::Closed => format!("{name} exited before {what}"),
-            Wait::Timeout => format!(
-                "{name} did not answer {what} within {:.1} s",
-                startup.as_secs_f64()
-            ),
-            Wait::Fault(why) => why,
+            Wait::Closed => LaunchError::Exited { name, step },
+            Wait::Timeout => LaunchError::Silent {
+                name,
+                step,
+                startup,
+            },
+            Wait::Fault(why) => LaunchError::Broke(why),
         }
     }
 

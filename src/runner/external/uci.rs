@@ -12,7 +12,7 @@ use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move};
 
 use super::transport::Transport;
-use super::{MOVETIME_WITHOUT_CLOCK, move_limit};
+use super::{LaunchError, MOVETIME_WITHOUT_CLOCK, move_limit};
 use crate::rules::Game;
 use crate::rules::chess::ChessRules;
 use crate::runner::clock::MatchClock;
@@ -35,7 +35,7 @@ impl UciClient {
         mut t: Transport,
         options: &[(String, String)],
         startup: Duration,
-    ) -> Result<UciClient, String> {
+    ) -> Result<UciClient, LaunchError> {
         t.send("uci");
         t.wait_for(startup, |l| (l == "uciok").then_some(()))
             .map_err(|w| t.failed("uci", w, startup))?;
@@ -102,11 +102,16 @@ impl UciClient {
         go
     }
 
-    /// The move `bestmove` names, or why there is none.
-    fn best(&self, best: String) -> Turn<UciMove> {
+    /// The move `bestmove` names, or why there is none (with what the
+    /// engine said in an `info string` before it: the reason it gave, else
+    /// its last).
+    fn best(&self, best: String, said: Option<String>) -> Turn<UciMove> {
         let name = self.t.name();
         if best == "0000" || best == "(none)" || best.is_empty() {
-            return Turn::Resign(format!("{name} has no move ({best})"));
+            return Turn::Resign(match said {
+                Some(why) => format!("{name} has no move ({best}): {why}"),
+                None => format!("{name} has no move ({best})"),
+            });
         }
         match best.parse::<UciMove>() {
             Ok(uci) => Turn::Move {
@@ -145,14 +150,24 @@ impl Player<ChessRules> for UciClient {
             None => Self::go_line(clock, other, game.turn().is_white()),
         };
         self.t.send(&go);
+        let mut said = None;
         let answer = self
             .t
             .wait_for(move_limit(clock, MOVETIME_WITHOUT_CLOCK), |l| {
+                // The first reason given (`the program did not come back:
+                // …`), else the last line said.
+                if let Some(text) = l.strip_prefix("info string ")
+                    && said
+                        .as_deref()
+                        .is_none_or(|s: &str| !s.contains("did not come back"))
+                {
+                    said = Some(text.to_string());
+                }
                 l.strip_prefix("bestmove")
                     .map(|r| r.split_whitespace().next().unwrap_or("").to_string())
             });
         match answer {
-            Ok(best) => self.best(best),
+            Ok(best) => self.best(best, said),
             Err(w) => self.t.lost(w, clock).into(),
         }
     }
