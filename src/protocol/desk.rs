@@ -67,6 +67,9 @@ pub struct Desk<R: Rules, X> {
     ids: Ids,
     pending: VecDeque<Pending<R, X>>,
     held: Option<Held>,
+    /// New games being set up by the worker ([`Desk::new_game`]), whose
+    /// time must not count against the next search's clock.
+    setting_up: usize,
 }
 
 impl<R: Rules, X> Desk<R, X> {
@@ -77,6 +80,7 @@ impl<R: Rules, X> Desk<R, X> {
             ids: Ids::default(),
             pending: VecDeque::new(),
             held: None,
+            setting_up: 0,
         }
     }
 
@@ -294,6 +298,20 @@ impl<R: Rules, X> Desk<R, X> {
             }
             None => out.push(Action::Job(Job::NewGame)),
         }
+        self.setting_up += 1;
+    }
+
+    /// The worker finished setting up a new game (or recreating the
+    /// engine).
+    pub fn set_up(&mut self) {
+        self.setting_up = self.setting_up.saturating_sub(1);
+    }
+
+    /// A new game is being set up and no search runs: a GUI asking whether
+    /// we are ready (`isready`) waits, so that the setting up does not eat
+    /// the first move's clock (the GUI starts it when it sends `go`).
+    pub fn setting_up(&self) -> bool {
+        self.setting_up > 0 && !self.busy()
     }
 
     pub fn fresh_id(&mut self) -> u64 {

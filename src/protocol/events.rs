@@ -20,6 +20,8 @@ pub enum Input<R: Rules> {
     Searched(Searched<R>),
     /// The engine worker finished recreating the engine (new options).
     Recreated(Result<(), EngineError>),
+    /// The engine worker finished setting up a new game ([`Job::NewGame`]).
+    NewGameReady,
     /// A timer set with [`Action::WakeAfter`] went off.
     Wake(u64),
 }

@@ -383,7 +383,8 @@ impl Hub {
             Input::Line(line) => self.line(&line, &mut out),
             Input::Eof => out.push(Action::Quit),
             Input::Searched(s) => self.searched(s, &mut out),
-            Input::Recreated(Ok(())) => {}
+            Input::NewGameReady => self.desk.set_up(),
+            Input::Recreated(Ok(())) => self.desk.set_up(),
             Input::Recreated(Err(e)) => out.push(error(&format!("cannot restart the engine: {e}"))),
             Input::Wake(token) => {
                 self.desk.wake(token, &mut out);

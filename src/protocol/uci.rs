@@ -77,6 +77,8 @@ pub struct Uci {
     desk: Desk<ChessRules, Vec<UciMove>>,
     /// `MultiPV`: how many of the program's candidates to show.
     multipv: usize,
+    /// `readyok`s held while a new game is set up.
+    owed_ready: usize,
 }
 
 /// The largest `MultiPV` (more than any chess position has moves).
@@ -90,6 +92,7 @@ impl Uci {
             debug: false,
             desk: Desk::new(settings),
             multipv: 1,
+            owed_ready: 0,
         }
     }
 
@@ -100,10 +103,13 @@ impl Uci {
             Input::Line(line) => self.line(&line, &mut out),
             Input::Eof => out.push(Action::Quit),
             Input::Searched(s) => self.searched(s, &mut out),
-            Input::Recreated(Ok(())) => {}
-            Input::Recreated(Err(e)) => {
-                out.push(info_string(&format!("cannot restart the engine: {e}")))
+            Input::Recreated(result) => {
+                if let Err(e) = result {
+                    out.push(info_string(&format!("cannot restart the engine: {e}")));
+                }
+                self.set_up(&mut out);
             }
+            Input::NewGameReady => self.set_up(&mut out),
             Input::Wake(token) => {
                 self.desk.wake(token, &mut out);
             }
@@ -136,6 +142,10 @@ impl Uci {
         match read.command {
             Command::Uci => self.identify(out),
             Command::Debug(on) => self.debug = on,
+            // Answered at once, also while the program thinks; only while
+            // a new game is set up, once it is (the GUI's clock for the
+            // first move starts after `readyok`).
+            Command::IsReady if self.desk.setting_up() => self.owed_ready += 1,
             Command::IsReady => out.push(send("readyok")),
             Command::Register => out.push(Action::Note("no registration needed".into())),
             Command::UciNewGame => {
@@ -152,6 +162,16 @@ impl Uci {
             Command::NotForEngine(other) => out.push(Action::Note(format!(
                 "not a command for an engine, ignored: {other}"
             ))),
+        }
+    }
+
+    /// The worker set a new game up: the `readyok`s held meanwhile go.
+    fn set_up(&mut self, out: &mut Vec<Action_>) {
+        self.desk.set_up();
+        if !self.desk.setting_up() {
+            for _ in 0..std::mem::take(&mut self.owed_ready) {
+                out.push(send("readyok"));
+            }
         }
     }
 
@@ -958,6 +978,29 @@ mod tests {
         }
         assert!(u.debug);
         assert_eq!(u.desk.settings.engine.seed, 7);
+    }
+
+    #[test]
+    fn isready_after_ucinewgame_waits_for_the_new_game_but_never_for_a_search() {
+        let mut u = uci();
+        assert_eq!(sent(&feed(&mut u, "isready")), ["readyok"]);
+        let actions = feed(&mut u, "ucinewgame");
+        assert!(actions.contains(&Action::Job(Job::NewGame)));
+        assert!(
+            sent(&feed(&mut u, "isready")).is_empty(),
+            "the new game is being set up: the first move's clock waits"
+        );
+        assert_eq!(sent(&u.handle(Input::NewGameReady)), ["readyok"]);
+        assert_eq!(sent(&feed(&mut u, "isready")), ["readyok"]);
+        // While the program thinks, at once, set up or not.
+        feed(&mut u, "ucinewgame");
+        feed(&mut u, "position startpos moves e2e4");
+        let actions = feed(&mut u, "go movetime 1000");
+        let id = job(&actions).unwrap().id;
+        assert_eq!(sent(&feed(&mut u, "isready")), ["readyok"]);
+        assert!(sent(&u.handle(Input::NewGameReady)).is_empty());
+        let lines = sent(&u.handle(searched(id, reply("e7e5"))));
+        assert_eq!(lines.last().unwrap(), "bestmove e7e5");
     }
 
     #[test]

@@ -45,7 +45,7 @@ impl<R: Catalogue> Worker<R> {
                 if let Err(e) = self.engine.new_game() {
                     log::warn!("new game: {e}");
                 }
-                None
+                Some(Input::NewGameReady)
             }
             Job::Recreate(options) => {
                 let result = R::create(&self.id, &options).map(|engine| {

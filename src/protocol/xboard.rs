@@ -313,7 +313,8 @@ impl Xboard {
             Input::Line(line) => self.line(&line, &mut out),
             Input::Eof => out.push(Action::Quit),
             Input::Searched(s) => self.searched(s, &mut out),
-            Input::Recreated(Ok(())) => {}
+            Input::NewGameReady => self.desk.set_up(),
+            Input::Recreated(Ok(())) => self.desk.set_up(),
             Input::Recreated(Err(e)) => out.push(send(&format!(
                 "tellusererror cannot restart the engine: {e}"
             ))),
