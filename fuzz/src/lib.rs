@@ -189,6 +189,7 @@ fn reply<R: Fuzzed>(request: &SearchRequest<R>, rng: &mut SplitMix64) -> Searche
         id: request.id,
         result,
         host: Duration::from_micros(rng.range(0, 60_000_000)),
+        waited: Duration::from_micros(rng.range(0, 1_000_000)),
         screen: request.screen.then(|| vec!["fuzz".to_string()]),
     }
 }
