@@ -347,3 +347,41 @@ pub const LONG_CASTLING: [(&str, &str); 2] = [
 pub const LONG_CASTLING_FROM_START: [&str; 9] = [
     "g8f6", "a7a6", "d7d6", "e7e6", "g7g6", "e8e7", "c8g4", "g4h3", "f8g7",
 ];
+
+/// `retrochess serve ARGS` on a loopback port the system chooses, stopped
+/// when dropped; `addr` is `127.0.0.1:PORT`, read from its first line.
+pub struct Served {
+    pub child: std::process::Child,
+    pub addr: String,
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts [`Served`].
+pub fn serve(args: &[&str]) -> Served {
+    use std::io::{BufRead, BufReader};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_retrochess"))
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("retrochess runs");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    // "retrochess serve: open http://127.0.0.1:PORT/ in a browser ..."
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .unwrap_or_else(|| panic!("no URL in {line:?}"))
+        .to_string();
+    Served { child, addr }
+}

@@ -11,10 +11,10 @@
 //! checkers Black moves first, so PDN's `1-0` is a win for Black.
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 use crate::common;
@@ -222,36 +222,6 @@ fn draughts_match_files_are_read_by_pdnreader_and_rated_as_it_reads_them() {
     );
 }
 
-/// The server on a loopback port, stopped when dropped.
-struct Served(std::process::Child, String);
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn serve() -> Served {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_retrochess"))
-        .args(["serve", "--listen", "127.0.0.1:0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|r| r.split('/').next())
-        .unwrap_or_else(|| panic!("no URL in {line:?}"))
-        .to_string();
-    Served(child, addr)
-}
-
 fn http(addr: &str, method: &str, path: &str, body: &str) -> String {
     let mut s = TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(120))).unwrap();
@@ -270,9 +240,9 @@ fn http(addr: &str, method: &str, path: &str, body: &str) -> String {
 /// A person who plays the first legal move the page offers, to the end,
 /// against `engine` (the person has `color`); the page's record, why the
 /// game ended and the side the page says won (`None`: a draw).
-fn page_game(s: &Served, engine: &str, color: &str) -> (String, String, Option<String>) {
+fn page_game(s: &common::Served, engine: &str, color: &str) -> (String, String, Option<String>) {
     let created = http(
-        &s.1,
+        &s.addr,
         "POST",
         "/api/games",
         &format!("engine={engine}&color={color}&seed=3"),
@@ -286,7 +256,7 @@ fn page_game(s: &Served, engine: &str, color: &str) -> (String, String, Option<S
         }
         let m = state["legal"][0].as_str().unwrap().to_string();
         let body = http(
-            &s.1,
+            &s.addr,
             "POST",
             &format!("/api/games/{id}/move"),
             &format!("move={m}"),
@@ -298,13 +268,13 @@ fn page_game(s: &Served, engine: &str, color: &str) -> (String, String, Option<S
         .unwrap_or_else(|| panic!("not over: {state}"))
         .to_string();
     let winner = state["winner"].as_str().map(str::to_string);
-    let record = http(&s.1, "GET", &format!("/api/games/{id}/record"), "");
+    let record = http(&s.addr, "GET", &format!("/api/games/{id}/record"), "");
     (record, over, winner)
 }
 
 #[test]
 fn the_pages_downloads_are_read_by_the_peers_and_rated_as_the_page_says() {
-    let s = serve();
+    let s = common::serve(&[]);
     for (engine, color, ext, chess) in [
         ("baker-draughts-mended", "white", "pdn", false),
         ("draughts-1k", "white", "pdn", false),
