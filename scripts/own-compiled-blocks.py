@@ -2,8 +2,9 @@
 """The compiled-block list of one bus from the engines' censuses (see
 scripts/own-compiled-blocks): for each engine, the addresses whose block
 runs make up SHARE of its runs, most run first; every block made at them.
-Each exit with a fixed destination, and each END, names the first compiled
-block at that destination (1 + its index; 0 if none), for chaining.
+Each block is written with its index (1 + its place in the list), and each
+exit with a fixed destination, and each END, names the first compiled block
+at that destination (its index; 0 if none), for chaining.
 
 Usage: own-compiled-blocks.py DIR SHARE NAME BUS ENGINE...
 """
@@ -73,18 +74,18 @@ def main():
     print("\n".join(notes))
     print(f"// {len(blocks)} blocks, {sum(len(c) for _, c, _ in blocks)} instructions.")
     print()
-    print(f"blocks! {{ {name.upper()}: {bus};")
+    print(f"blocks! {{ {name.upper()}, run_{name}: {bus};")
     ordered = sorted(blocks)
     first_at = {}
     for i, (pc, _, _) in enumerate(ordered):
         first_at.setdefault(pc, i + 1)
-    for pc, code, end in ordered:
+    for index, (pc, code, end) in enumerate(ordered, 1):
         steps = []
         for k, (op, n, addr) in enumerate(code):
             after = code[k + 1][2] if k + 1 < len(code) else end
             to = first_at.get(exit_to(op, n, addr), 0)
             steps.append(f"        {k + 1} 0x{op:02X} 0x{n:04X} 0x{addr:04X} 0x{after:04X} {to}")
-        print(f"    0x{pc:04X} [")
+        print(f"    {index} 0x{pc:04X} [")
         print(",\n".join(steps))
         print(f"    ] 0x{end:04X} {len(code)} 0x{code[-1][2]:04X} {first_at.get(end, 0)};")
     print("}")

@@ -127,7 +127,7 @@ pub enum FramesMode {
 /// record of the last bad access.
 #[derive(Clone)]
 pub struct Zx81Bus {
-    ram: Box<[u8; 0x4000]>,
+    ram: [u8; 0x4000],
     /// Address bits the RAM decodes.
     mask: u16,
     fault: Cell<Option<Fault>>,
@@ -141,7 +141,7 @@ pub struct Zx81Bus {
 impl Zx81Bus {
     fn new(ram: Ram) -> Zx81Bus {
         Zx81Bus {
-            ram: Box::new([0; 0x4000]),
+            ram: [0; 0x4000],
             mask: ram.bytes() as u16 - 1,
             fault: Cell::new(None),
             signal: Cell::new(false),

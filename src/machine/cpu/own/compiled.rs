@@ -47,10 +47,12 @@ pub struct Compiled<B> {
     /// fixed destination (or runs to its END): 1 + its index, or 0 (see
     /// [`Own::chained`]).
     pub chains: &'static [u16],
-    /// Runs it as `Own::run_block` runs its entries; gives, besides what
-    /// `run_block` gives, the compiled block it may go on to (see
-    /// [`Own::chained`]).
-    pub run: fn(&mut Own, &mut B) -> (u16, bool, u16),
+    /// Runs compiled block `to` (this one: 1 + its index) as
+    /// `Own::run_block` runs its entries, and the compiled blocks it goes
+    /// on to (see [`Own::chained`]); gives what the last one's run gives,
+    /// and that block if it left by an exit that names none (a return)
+    /// and nothing went on from it, else 0 (see the `blocks` macro).
+    pub run: fn(&mut Own, &mut B, u16) -> (u16, bool, u16),
 }
 
 impl<B> Compiled<B> {
@@ -80,14 +82,26 @@ impl<B> Compiled<B> {
     }
 }
 
-/// The blocks `$name` on `$bus`: each its start, its steps (how many have
-/// run with it, opcode, operand, address, the next entry's address, and
-/// the compiled block at the fixed destination of a jump away from the
-/// block there, 1 + its index or 0), its END's address, how many it has,
-/// the last one's address and the compiled block at its END.
+/// The blocks `$name` on `$bus`, run by `$chain`: each its index (1 +
+/// its place in `$name`), its start, its steps (how many have run with it,
+/// opcode, operand, address, the next entry's address, and the compiled
+/// block at the fixed destination of a jump away from the block there, 1 +
+/// its index or 0), its END's address, how many it has, the last one's
+/// address and the compiled block at its END.
+///
+/// `$chain` runs the compiled block it is given and those it goes on to
+/// (see [`Own::chained`]) in one loop over a `match` of the blocks: where
+/// an exit names a block, the check and the choice of the next block are
+/// made at that exit with the block a constant, so that the compiler
+/// jumps from the exit straight to the block's code (the loop's `match`
+/// on a constant), not through one shared indirect jump or a call per
+/// block. It gives what the last block's run gives (see
+/// [`Own::run_block`]), and the block that last ran if it left by an
+/// exit that names none and no block went on from it (for
+/// [`Decoded::note_after`](super::decoded::Decoded::note_after)), else 0.
 macro_rules! blocks {
-    ($name:ident: $bus:ty; $(
-        $at:literal [ $( $k:literal $op:literal $n:literal $addr:literal $next:literal $to:literal ),* ]
+    ($name:ident, $chain:ident: $bus:ty; $(
+        $idx:literal $at:literal [ $( $k:literal $op:literal $n:literal $addr:literal $next:literal $to:literal ),* ]
         $end:literal $count:literal $last:literal $to_end:literal;
     )*) => {
         pub static $name: &[Compiled<$bus>] = &[$(
@@ -96,20 +110,66 @@ macro_rules! blocks {
                 code: &[$(($op, $n, $addr)),*],
                 end: $end,
                 chains: &[$($to,)* $to_end],
-                run: |cpu: &mut Own, bus: &mut $bus| {
-                    let generation = cpu.cache.generation;
-                    let (mut t, mut pc) = (cpu.tstates, cpu.pc);
-                    $(
-                        if let Some(clean) = cpu.in_block::<$op, $bus>(
-                            bus, $n, $next, generation, &mut t, &mut pc,
-                        ) {
-                            return cpu.left_block($k, $addr, clean, $to);
-                        }
-                    )*
-                    cpu.left_block($count, $last, true, $to_end)
-                },
+                run: $chain,
             },
         )*];
+
+        #[allow(unused_labels)]
+        fn $chain(cpu: &mut Own, bus: &mut $bus, mut to: u16) -> (u16, bool, u16) {
+            let (mut runs, mut chained) = (0u64, 0u64);
+            // Leaves block `$cur` after `$ran` instructions, the last at
+            // `$addr`, cleanly or not, by an exit naming block `$named`:
+            // goes on to the next block, or returns.
+            macro_rules! leave {
+                ($cur:literal, $ran:literal, $at_:literal, $clean:expr, $named:literal) => {{
+                    let clean = $clean;
+                    let (addr, clean, _) = cpu.left_block($ran, $at_, clean, $named);
+                    if $named != 0 {
+                        if clean && cpu.chained::<$bus>($named) {
+                            chained += 1;
+                            to = $named;
+                            continue;
+                        }
+                        cpu.compiled_runs += runs;
+                        cpu.chained_runs += chained;
+                        return (addr, clean, 0);
+                    }
+                    let next = cpu.cache.after($cur);
+                    if clean && cpu.chained::<$bus>(next) {
+                        chained += 1;
+                        to = next;
+                        continue;
+                    }
+                    cpu.compiled_runs += runs;
+                    cpu.chained_runs += chained;
+                    return (addr, clean, $cur);
+                }};
+            }
+            // T-states and PC go on in locals from one block to the next
+            // too, as from one instruction to the next (see
+            // `Own::run_block`): a block does not start by loading what
+            // the block before it has just stored (for PC, a 16-bit store
+            // that the compiler may load back 32 bits wide, which the host
+            // cannot forward from the store: a stall at every block).
+            let (mut t, mut pc) = (cpu.tstates, cpu.pc);
+            loop {
+                runs += 1;
+                match to {
+                    $($idx => {
+                        let generation = cpu.cache.generation;
+                        $(
+                            if let Some(clean) = cpu.in_block::<$op, $bus>(
+                                bus, $n, $next, generation, &mut t, &mut pc,
+                            ) {
+                                leave!($idx, $k, $addr, clean, $to);
+                            }
+                        )*
+                        leave!($idx, $count, $last, true, $to_end);
+                    })*
+                    _ => unreachable!("compiled block {to} is not one of {}", stringify!($name)),
+                }
+            }
+        }
     };
 }
 

@@ -507,30 +507,14 @@ impl Own {
                     (start, clean) = self.run_block(bus, block);
                 } else {
                     // A compiled block, and those it goes on to (see
-                    // `chained`): the one its exit names, or after a
-                    // return the one that followed it last time.
-                    let mut to = compiled as u16;
+                    // `chained` and the `compiled` module): the one its
+                    // exit names, or after a return the one that followed
+                    // it last time.
+                    let to = compiled as u16;
                     if left != 0 {
                         self.cache.note_after(left, to);
                     }
-                    loop {
-                        self.compiled_runs += 1;
-                        let named;
-                        (start, clean, named) = (B::compiled()[usize::from(to) - 1].run)(self, bus);
-                        let next = if named == 0 {
-                            self.cache.after(to)
-                        } else {
-                            named
-                        };
-                        if !(clean && self.chained::<B>(next)) {
-                            if named == 0 {
-                                returned = to;
-                            }
-                            break;
-                        }
-                        self.chained_runs += 1;
-                        to = next;
-                    }
+                    (start, clean, returned) = (B::compiled()[usize::from(to) - 1].run)(self, bus, to);
                 }
             } else {
                 self.exec(bus);
