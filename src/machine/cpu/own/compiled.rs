@@ -134,7 +134,16 @@ macro_rules! blocks {
                         cpu.chained_runs += chained;
                         return (addr, clean, 0);
                     }
-                    let next = cpu.cache.after($cur);
+                    // After a return: the block that followed last
+                    // time, or else the compiled block the block table
+                    // has at PC (noted as the one that follows now).
+                    let mut next = cpu.cache.after($cur);
+                    if clean && !cpu.chained::<$bus>(next) {
+                        next = cpu.compiled_at(cpu.pc);
+                        if next != 0 {
+                            cpu.cache.note_after($cur, next);
+                        }
+                    }
                     if clean && cpu.chained::<$bus>(next) {
                         chained += 1;
                         to = next;

@@ -961,6 +961,19 @@ impl Own {
             })
     }
 
+    /// The compiled block (1 + its index in [`Bus::compiled`]) the block
+    /// table has at `pc` in the blocks' current generation, or 0: what the
+    /// run loop would find there.
+    #[inline(always)]
+    fn compiled_at(&self, pc: u16) -> u16 {
+        let block = self.cache.block_at(pc);
+        if block.generation == self.cache.blocks_generation && block.most > 0 {
+            self.cache.compiled(block) as u16
+        } else {
+            0
+        }
+    }
+
     /// After a DD or FD prefix (4 T-states, one M1): the next opcode, which
     /// may be another prefix. Q is forgotten at each prefix.
     #[inline(never)]
