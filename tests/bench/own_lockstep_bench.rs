@@ -22,11 +22,12 @@ use retrochess::rules::chess::ChessRules;
 use retrochess::rules::draughts::Draughts;
 
 /// Every engine that runs on an emulated Z80.
-const ENGINES: [&str; 7] = [
+const ENGINES: [&str; 8] = [
     "1k-zx-chess",
     "1k-zx-chess-kp",
     "chesskelet",
     "chesskelet-lite",
+    "chesskelet-published",
     "draughts-1k",
     "baker-draughts",
     "baker-draughts-mended",

@@ -129,21 +129,29 @@ macro_rules! blocks {
 
         #[allow(unused_labels)]
         fn $chain(cpu: &mut Own, bus: &mut $bus, mut to: u16) -> (u16, bool, u16) {
-            let (mut runs, mut chained) = (0u64, 0u64);
+            // Blocks gone on to; the blocks run are one more.
+            let mut chained = 0u64;
             // Leaves block `$cur` after `$ran` instructions, the last at
             // `$addr`, cleanly or not, by an exit naming block `$named`:
-            // goes on to the next block, or returns.
+            // goes on to the next block (`$on`, the loop over the blocks,
+            // or `$again`, the block's own loop, if it is the same), or
+            // returns.
             macro_rules! leave {
-                ($cur:literal, $ran:literal, $at_:literal, $clean:expr, $named:literal) => {{
+                ($again:lifetime, $on:lifetime, $cur:literal, $ran:literal, $at_:literal, $clean:expr, $named:literal) => {{
                     let clean = $clean;
                     let (addr, clean, _) = cpu.left_block($ran, $at_, clean, $named);
                     if $named != 0 {
                         if clean && cpu.chained::<$bus>($named) {
                             chained += 1;
+                            if $named == $cur {
+                                // A loop on itself: straight back to its
+                                // start, not through the `match`.
+                                continue $again;
+                            }
                             to = $named;
-                            continue;
+                            continue $on;
                         }
-                        cpu.compiled_runs += runs;
+                        cpu.compiled_runs += chained + 1;
                         cpu.chained_runs += chained;
                         return (addr, clean, 0);
                     }
@@ -160,9 +168,9 @@ macro_rules! blocks {
                     if clean && cpu.chained::<$bus>(next) {
                         chained += 1;
                         to = next;
-                        continue;
+                        continue $on;
                     }
-                    cpu.compiled_runs += runs;
+                    cpu.compiled_runs += chained + 1;
                     cpu.chained_runs += chained;
                     return (addr, clean, $cur);
                 }};
@@ -174,20 +182,19 @@ macro_rules! blocks {
             // that the compiler may load back 32 bits wide, which the host
             // cannot forward from the store: a stall at every block).
             let (mut t, mut pc) = (cpu.tstates, cpu.pc);
-            loop {
-                runs += 1;
+            'chain: loop {
                 match to {
-                    $($idx => {
+                    $($idx => 'block: loop {
                         let generation = cpu.cache.generation;
                         $(
                             if let Some(clean) = cpu.in_block::<$op, $bus>(
                                 bus, $n, $next, generation, &mut t, &mut pc,
                             ) {
-                                leave!($idx, $k, $addr, clean, $to);
+                                leave!('block, 'chain, $idx, $k, $addr, clean, $to);
                             }
                         )*
-                        leave!($idx, $count, $last, true, $to_end);
-                    })*
+                        leave!('block, 'chain, $idx, $count, $last, true, $to_end);
+                    },)*
                     _ => unreachable!("compiled block {to} is not one of {}", stringify!($name)),
                 }
             }
