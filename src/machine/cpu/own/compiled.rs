@@ -26,8 +26,9 @@
 //!
 //! All of a bus's compiled blocks are one function (`run_zx81`,
 //! `run_spectrum`; see the `blocks` macro): a loop over a `match` of the
-//! blocks, in which going on to the next block is a `continue`, with
-//! T-states and PC carried over in locals. Before it, each block was a
+//! blocks, in which going on to the next block is a `continue` (for a
+//! block that loops on itself, back to its own start without the
+//! `match`), with T-states and PC carried over in locals. Before it, each block was a
 //! function of its own that returned to the run loop's chaining loop,
 //! which called the next through a pointer; and each block began by
 //! loading the PC the block before had just stored, 16 bits that the
