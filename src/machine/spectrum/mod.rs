@@ -115,9 +115,6 @@ pub struct SpectrumBus {
     ignored_rom_writes: u64,
     /// The program read LAST_K as 0 during the last instruction.
     polled_now: Cell<bool>,
-    /// `polled_now` or a fault: what [`Bus::signalled`] reads after every
-    /// instruction that reads memory, one byte instead of two fields.
-    signal: Cell<bool>,
     /// The program has read LAST_K as 0 since the last key was delivered.
     waiting: Cell<bool>,
     /// An interrupt is being taken: the ROM handler's `EI; RET` is read at
@@ -137,7 +134,6 @@ impl SpectrumBus {
             fault: Cell::new(None),
             ignored_rom_writes: 0,
             polled_now: Cell::new(false),
-            signal: Cell::new(false),
             waiting: Cell::new(false),
             in_irq: false,
             border: 7,
@@ -179,7 +175,6 @@ impl SpectrumBus {
                         addr: address,
                         pc: 0,
                     }));
-                    self.signal.set(true);
                 }
                 0xFF
             }
@@ -206,13 +201,12 @@ impl Memory for SpectrumBus {
 }
 
 impl Bus for SpectrumBus {
-    #[inline(always)]
+    #[inline]
     fn read(&self, address: u16) -> u8 {
         if address >= RAM_START {
             let v = self.mem[usize::from(address)];
             if address == sysvar::LAST_K && v == 0 {
                 self.polled_now.set(true);
-                self.signal.set(true);
                 self.waiting.set(true);
             }
             v
@@ -232,11 +226,10 @@ impl Bus for SpectrumBus {
 
     #[inline]
     fn signalled(&self) -> bool {
-        self.signal.get()
+        self.polled_now.get() || self.fault.get().is_some()
     }
 
     fn take_fault(&mut self) -> Option<Fault> {
-        self.signal.set(self.polled_now.get());
         self.fault.take()
     }
 
@@ -346,10 +339,7 @@ impl Devices<SpectrumBus> for SpectrumDevices {
     /// a person; otherwise nothing but time changes until the interrupt that
     /// brings the next key, so it is skipped.
     fn after(&mut self, emu: &mut Emulator<SpectrumBus>) -> Option<Stop> {
-        let bus = emu.bus();
-        let polled = bus.polled_now.replace(false);
-        bus.signal.set(bus.fault.get().is_some());
-        if !polled {
+        if !emu.bus().polled_now.replace(false) {
             return None;
         }
         if self.keys.is_empty() {

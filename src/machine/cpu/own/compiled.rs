@@ -140,40 +140,37 @@ macro_rules! blocks {
             macro_rules! leave {
                 ($again:lifetime, $on:lifetime, $cur:literal, $ran:literal, $at_:literal, $clean:expr, $named:literal) => {{
                     let clean = $clean;
-                    let (addr, clean, _) = cpu.left_block($ran, $at_, clean, $named);
-                    if $named != 0 {
-                        if clean && cpu.chained::<$bus>($named) {
-                            chained += 1;
-                            if $named == $cur {
-                                // A loop on itself: straight back to its
-                                // start, not through the `match`.
-                                continue $again;
-                            }
-                            to = $named;
-                            continue $on;
+                    cpu.ran_in_block($ran);
+                    // The block to go on to: the one the exit names, or
+                    // after a return the one that followed last time, or
+                    // else the compiled block the block table has at PC
+                    // (noted as the one that follows now).
+                    let next = if !clean {
+                        0
+                    } else if $named != 0 {
+                        $named
+                    } else if cpu.chained::<$bus>(cpu.cache.after($cur)) {
+                        cpu.cache.after($cur)
+                    } else {
+                        let found = cpu.compiled_at(cpu.pc);
+                        if found != 0 {
+                            cpu.cache.note_after($cur, found);
                         }
-                        cpu.compiled_runs += chained + 1;
-                        cpu.chained_runs += chained;
-                        return (addr, clean, 0);
-                    }
-                    // After a return: the block that followed last
-                    // time, or else the compiled block the block table
-                    // has at PC (noted as the one that follows now).
-                    let mut next = cpu.cache.after($cur);
-                    if clean && !cpu.chained::<$bus>(next) {
-                        next = cpu.compiled_at(cpu.pc);
-                        if next != 0 {
-                            cpu.cache.note_after($cur, next);
-                        }
-                    }
-                    if clean && cpu.chained::<$bus>(next) {
+                        found
+                    };
+                    if cpu.chained::<$bus>(next) {
                         chained += 1;
+                        if next == $cur {
+                            // A loop on itself: straight back to its
+                            // start, not through the `match`.
+                            continue $again;
+                        }
                         to = next;
                         continue $on;
                     }
                     cpu.compiled_runs += chained + 1;
                     cpu.chained_runs += chained;
-                    return (addr, clean, $cur);
+                    return ($at_, clean, if $named == 0 { $cur } else { 0 });
                 }};
             }
             // T-states and PC go on in locals from one block to the next

@@ -938,14 +938,11 @@ impl Own {
         }
     }
 
-    /// Leaves a compiled block after `ran` of its instructions, the last
-    /// at `addr` (see [`Own::run_block`]); `to` is the compiled block
-    /// where it may go on.
+    /// Leaving a compiled block after `ran` of its instructions: one M1
+    /// cycle each (none reads R).
     #[inline(always)]
-    fn left_block(&mut self, ran: u8, addr: u16, clean: bool, to: u16) -> (u16, bool, u16) {
-        // One M1 cycle per instruction run (none reads R).
+    fn ran_in_block(&mut self, ran: u8) {
         self.r = self.r.wrapping_add(ran);
-        (addr, clean, to)
     }
 
     /// Whether compiled block `to` (1 + its index in [`Bus::compiled`])
