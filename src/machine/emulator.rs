@@ -522,6 +522,7 @@ impl<B: Bus> Emulator<B> {
             (&mut self.cpu, &mut self.bus, &self.marks, &mut self.watches);
         let until = until.saturating_sub(self.extra);
         let end = profile::in_core(|| cpu.run(bus, marks, watches, until));
+        self.extra += self.cpu.take_charged();
         if let Some(fault) = self.bus.take_fault() {
             return Err(Stop::Fault(fault.at(self.cpu.last_pc())));
         }

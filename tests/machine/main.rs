@@ -13,4 +13,5 @@ mod cores;
 mod own_core;
 mod own_decoded;
 mod own_instructions;
+mod routines;
 mod zx81;

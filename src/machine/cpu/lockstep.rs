@@ -241,10 +241,17 @@ impl Lockstep {
     /// with our core following, a copy of it also runs the whole run at
     /// once on a copy of the bus (decoded blocks and all), compared at the
     /// end: where the run ended, every register, MEMPTR, the T-states and
-    /// the RAM.
+    /// the RAM. The copy performs no ROM routine inside its run
+    /// ([`Own::set_routines`]): `z80emu`'s run ends at the routine's
+    /// address, and the run loop performs it (what our core's routines
+    /// leave is compared with that by `tests/machine/routines.rs`).
     pub fn run<B: Bus>(&mut self, bus: &mut B, marks: &Marks, until: u64) -> RunEnd {
         let whole = match &self.follow {
-            Follow::Own(c) => Some((c.clone(), bus.clone())),
+            Follow::Own(c) => {
+                let mut runner = c.clone();
+                runner.set_routines(false);
+                Some((runner, bus.clone()))
+            }
             Follow::Iz80(_) => None,
         };
         let end = self.run_steps(bus, marks, until);

@@ -173,6 +173,18 @@ pub trait Bus: Memory + Clone + 'static {
         HostWrites::ALL
     }
 
+    /// Performs the ROM routine at `pc`, which the CPU has just reached by
+    /// a call (its return address on the stack), if the bus can do it
+    /// alone from A and its memory, exactly as the machine's run loop
+    /// would there, leaving every register but PC and SP as it is, and if
+    /// it takes fewer than `room` T-states: the T-states to charge for it.
+    /// Our core then returns from it (`RET`) and runs on, instead of
+    /// ending its run at the ROM address; `None` (the default) leaves the
+    /// routine to the run loop.
+    fn routine(&mut self, _pc: u16, _a: u8, _room: u64) -> Option<u64> {
+        None
+    }
+
     /// Blocks of known programs compiled for our core on this bus (see
     /// [`own::Compiled`]), by start address: none unless the bus has some.
     fn compiled() -> &'static [own::Compiled<Self>]
@@ -274,7 +286,13 @@ impl HostWrites {
     }
 
     /// What was written since the last call; clears it.
+    #[inline]
     pub fn take(&mut self) -> HostWrites {
+        // Nothing written is the common case between two runs (and after
+        // a print that only changed the print position or colours).
+        if self.len == 0 {
+            return HostWrites::NONE;
+        }
         std::mem::replace(self, HostWrites::NONE)
     }
 }
@@ -580,6 +598,16 @@ impl Cpu {
             Cpu::Z80emu(cpu) => cpu.run(bus, marks, until),
             Cpu::Iz80(cpu) => cpu.run(bus, marks, until),
             Cpu::Lockstep(pair) => pair.run(bus, marks, until),
+        }
+    }
+
+    /// The T-states of the ROM routines the bus performed inside the last
+    /// run ([`Bus::routine`], our core only), which the machine charges;
+    /// zeroed.
+    pub fn take_charged(&mut self) -> u64 {
+        match self {
+            Cpu::Own(cpu) => cpu.take_charged(),
+            _ => 0,
         }
     }
 

@@ -10,7 +10,8 @@
 //! used); user-defined graphics are read from RAM at UDG, as the ROM does.
 
 use super::print::{Drawn, TempAttrs, UPPER_ROWS};
-use super::{Emulator, SpectrumBus, sysvar};
+use super::{SpectrumBus, sysvar};
+use crate::machine::Memory;
 use crate::machine::charset;
 
 /// The bitmap's first byte.
@@ -30,29 +31,29 @@ pub fn bitmap_address(row: usize, col: usize, line: usize) -> u16 {
 }
 
 /// Draws what one `RST 16` changed.
-pub(super) fn draw(emu: &mut Emulator<SpectrumBus>, drawn: Drawn) {
+pub(super) fn draw(bus: &mut SpectrumBus, drawn: Drawn) {
     match drawn {
         Drawn::Put {
             row,
             col,
             code,
             attrs,
-        } => put(emu, row, col, code, attrs),
-        Drawn::Scrolled => scroll(emu),
+        } => put(bus, usize::from(row), usize::from(col), code, attrs),
+        Drawn::Scrolled => scroll(bus),
     }
 }
 
-fn put(emu: &mut Emulator<SpectrumBus>, row: usize, col: usize, code: u8, attrs: TempAttrs) {
+fn put(bus: &mut SpectrumBus, row: usize, col: usize, code: u8, attrs: TempAttrs) {
     let glyph = match code {
         144..=164 => {
-            let base = emu.peek16(UDG).wrapping_add(8 * u16::from(code - 144));
-            std::array::from_fn(|i| emu.peek(base.wrapping_add(i as u16)))
+            let base = bus.peek16(UDG).wrapping_add(8 * u16::from(code - 144));
+            std::array::from_fn(|i| bus.peek(base.wrapping_add(i as u16)))
         }
         _ => charset::spectrum_glyph(code).unwrap_or([0; 8]),
     };
     let lines = glyph.map(|byte| if attrs.inverse { !byte } else { byte });
-    emu.bus_mut().put_lines(bitmap_address(row, col, 0), lines);
-    let permanent = emu.peek(sysvar::ATTR_P);
+    bus.put_lines(bitmap_address(row, col, 0), lines);
+    let permanent = bus.peek(sysvar::ATTR_P);
     let mut attr = permanent & 0x3F;
     if let Some(ink) = attrs.ink {
         attr = (attr & !0x07) | ink;
@@ -62,28 +63,28 @@ fn put(emu: &mut Emulator<SpectrumBus>, row: usize, col: usize, code: u8, attrs:
     }
     let flash = attrs.flash.unwrap_or(permanent & 0x80 != 0);
     attr |= u8::from(flash) << 7 | u8::from(attrs.bright) << 6;
-    emu.poke(ATTRIBUTES + (row * 32 + col) as u16, attr);
+    bus.poke(ATTRIBUTES + (row * 32 + col) as u16, attr);
 }
 
 /// The upper screen's 22 lines up by one; the last one cleared to the
 /// permanent colours.
-fn scroll(emu: &mut Emulator<SpectrumBus>) {
+fn scroll(bus: &mut SpectrumBus) {
     for row in 0..UPPER_ROWS {
         for col in 0..32 {
             for line in 0..8 {
                 let byte = if row + 1 < UPPER_ROWS {
-                    emu.peek(bitmap_address(row + 1, col, line))
+                    bus.peek(bitmap_address(row + 1, col, line))
                 } else {
                     0
                 };
-                emu.poke(bitmap_address(row, col, line), byte);
+                bus.poke(bitmap_address(row, col, line), byte);
             }
             let attr = if row + 1 < UPPER_ROWS {
-                emu.peek(ATTRIBUTES + ((row + 1) * 32 + col) as u16)
+                bus.peek(ATTRIBUTES + ((row + 1) * 32 + col) as u16)
             } else {
-                emu.peek(sysvar::ATTR_P)
+                bus.peek(sysvar::ATTR_P)
             };
-            emu.poke(ATTRIBUTES + (row * 32 + col) as u16, attr);
+            bus.poke(ATTRIBUTES + (row * 32 + col) as u16, attr);
         }
     }
 }

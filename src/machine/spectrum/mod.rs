@@ -125,6 +125,10 @@ pub struct SpectrumBus {
     border: u8,
     /// What the host wrote (for the CPU's decoded code).
     host_writes: HostWrites,
+    /// The upper screen as `RST 16` printed it: the text, the print
+    /// position and attributes. On the bus beside the display file it
+    /// draws into, so that the bus can print alone ([`Bus::routine`]).
+    printer: Printer,
 }
 
 impl SpectrumBus {
@@ -138,7 +142,41 @@ impl SpectrumBus {
             in_irq: false,
             border: 7,
             host_writes: HostWrites::default(),
+            printer: Printer::default(),
         }
+    }
+
+    /// `RST 16` as the ROM performs it, through the current channel: the
+    /// code printed on the upper screen and drawn into the display file
+    /// and attributes (see [`rom`]). The fault that stops the real
+    /// machine's course where the channel area no longer holds PRINT-OUT's
+    /// address, and nothing printed.
+    fn print_a(&mut self, code: u8) -> Result<(), Fault> {
+        // The ROM jumps to the output address of the channel CURCHL points
+        // at. A program whose stack has run down into the channel area
+        // (ChesSkelet after some 250 move pairs) has overwritten it: the
+        // real machine would run whatever the bytes now say, which we
+        // cannot follow.
+        let record = self.peek16(sysvar::CURCHL);
+        if record < RAM_START {
+            return Err(Fault::RomRead {
+                addr: record,
+                pc: PRINT_A,
+            });
+        }
+        if self.peek16(record) != PRINT_OUT {
+            return Err(Fault::RomCall { pc: PRINT_A });
+        }
+        // (Not an iterator over the two: this is done some 300 times a
+        // move, and nothing at all for most codes.)
+        let [first, second] = self.printer.print(code);
+        if let Some(drawn) = first {
+            display::draw(self, drawn);
+            if let Some(drawn) = second {
+                display::draw(self, drawn);
+            }
+        }
+        Ok(())
     }
 
     /// Writes the eight pixel lines of a character cell, the first at `top`
@@ -261,12 +299,20 @@ impl Bus for SpectrumBus {
     fn compiled() -> &'static [crate::machine::cpu::own::Compiled<Self>] {
         crate::machine::cpu::own::compiled_spectrum()
     }
+
+    /// `RST 16`, which needs nothing but A and the memory. CL-ALL and
+    /// CHAN-OPEN set registers and are left to the run loop, as is a
+    /// print that faults.
+    fn routine(&mut self, pc: u16, a: u8, room: u64) -> Option<u64> {
+        let t = rom::PRINT_TSTATES;
+        (pc == PRINT_A && t < room && self.print_a(a).is_ok()).then_some(t)
+    }
 }
 
-/// What the Spectrum keeps besides CPU and memory: the printed screen, the
-/// interrupt's clock, the keys waiting to be pressed.
+/// What the Spectrum keeps besides CPU and memory (and the printed screen,
+/// which is on the bus): the interrupt's clock, the keys waiting to be
+/// pressed.
 pub struct SpectrumDevices {
-    printer: Printer,
     next_irq_at: u64,
     keys: VecDeque<u8>,
     interrupts: u64,
@@ -332,7 +378,7 @@ impl Devices<SpectrumBus> for SpectrumDevices {
     }
 
     fn rom(&mut self, emu: &mut Emulator<SpectrumBus>, pc: u16) -> Option<Stop> {
-        rom::call(self, emu, pc)
+        rom::call(emu, pc)
     }
 
     /// A poll of an empty LAST_K: with no key to come the program waits for
@@ -398,8 +444,8 @@ impl Model<SpectrumBus> for SpectrumDevices {
     fn person_thinks(&mut self, _emu: &mut Emulator<SpectrumBus>) {}
 
     /// The text the `RST 16` trap printed.
-    fn screen(&self, _emu: &Emulator<SpectrumBus>) -> TextScreen {
-        self.printer.screen().clone()
+    fn screen(&self, emu: &Emulator<SpectrumBus>) -> TextScreen {
+        emu.bus().printer.screen().clone()
     }
 
     /// Bitmap, attributes and border, as the ULA shows them.
@@ -426,7 +472,6 @@ impl Spectrum48 {
         let mut zx = Machine {
             emu: Emulator::new(SpectrumBus::new()),
             dev: SpectrumDevices {
-                printer: Printer::default(),
                 next_irq_at: FRAME_TSTATES,
                 keys: VecDeque::new(),
                 interrupts: 0,
@@ -513,12 +558,12 @@ impl Spectrum48 {
 
     /// Was the cell printed with BRIGHT 1?
     pub fn bright(&self, row: usize, col: usize) -> bool {
-        self.dev.printer.bright(row, col)
+        self.emu.bus().printer.bright(row, col)
     }
 
     /// The print position (row, column) of the upper screen.
     pub fn print_position(&self) -> (usize, usize) {
-        self.dev.printer.position()
+        self.emu.bus().printer.position()
     }
 
     /// Keys not yet delivered.

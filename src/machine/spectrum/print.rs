@@ -37,8 +37,8 @@ pub enum Drawn {
     /// attributes (those set by the colour control codes since the last
     /// CLS; `None`: the permanent ones, ATTR_P).
     Put {
-        row: usize,
-        col: usize,
+        row: u8,
+        col: u8,
         code: u8,
         attrs: TempAttrs,
     },
@@ -70,7 +70,9 @@ pub struct Printer {
     ink_now: Option<u8>,
     paper_now: Option<u8>,
     flash_now: Option<bool>,
-    drawn: Vec<Drawn>,
+    /// What the code being printed changed: at most a scroll and a
+    /// character.
+    drawn: [Option<Drawn>; 2],
 }
 
 impl Default for Printer {
@@ -86,7 +88,7 @@ impl Default for Printer {
             ink_now: None,
             paper_now: None,
             flash_now: None,
-            drawn: Vec::new(),
+            drawn: [None; 2],
         }
     }
 }
@@ -115,10 +117,17 @@ impl Printer {
     }
 
     /// PRINT-OUT on the upper screen, for one code; gives what it changed
-    /// on the screen (at most a scroll and a character).
-    pub fn print(&mut self, code: u8) -> std::vec::Drain<'_, Drawn> {
+    /// on the screen (at most a scroll and a character), in order.
+    pub fn print(&mut self, code: u8) -> [Option<Drawn>; 2] {
         self.print_text(code);
-        self.drawn.drain(..)
+        std::mem::take(&mut self.drawn)
+    }
+
+    /// Notes a change to the screen for [`Printer::print`] to give.
+    fn drawn(&mut self, drawn: Drawn) {
+        if let Some(free) = self.drawn.iter_mut().find(|d| d.is_none()) {
+            *free = Some(drawn);
+        }
     }
 
     fn print_text(&mut self, code: u8) {
@@ -194,9 +203,10 @@ impl Printer {
         if self.col >= TextScreen::COLS {
             self.newline();
         }
-        self.drawn.push(Drawn::Put {
-            row: self.row,
-            col: self.col,
+        self.drawn(Drawn::Put {
+            // Within the 24×32 screen.
+            row: self.row as u8,
+            col: self.col as u8,
             code,
             attrs: TempAttrs {
                 ink: self.ink_now,
@@ -233,7 +243,7 @@ impl Printer {
             self.bright
                 .copy_within(TextScreen::COLS..UPPER_ROWS * TextScreen::COLS, 0);
             self.row = UPPER_ROWS - 1;
-            self.drawn.push(Drawn::Scrolled);
+            self.drawn(Drawn::Scrolled);
         }
     }
 }

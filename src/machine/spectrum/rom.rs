@@ -11,7 +11,12 @@
 //!   record's output address): if that address is no longer PRINT-OUT — a
 //!   program's stack has overwritten the channel area — the run stops with
 //!   [`Fault::RomCall`] at 0x0010, since the real machine would jump wherever
-//!   the bytes point.
+//!   the bytes point. The printing is the bus's (`SpectrumBus::print_a`,
+//!   the printer beside the display file), so that our core performs a
+//!   print where its run reaches 0x0010 without ending the run
+//!   ([`crate::machine::cpu::Bus::routine`]); the other cores stop there
+//!   and the run loop calls it here. Both charge the same T-states and
+//!   leave the same machine.
 //! - [`CL_ALL`] (0x0DAF, CLS): clears the screen and leaves the registers as
 //!   the ROM's CL-ALL does on its way out through CL-SET/PO-STORE: A=0,
 //!   BC=0x1821, DE=0, HL=0x4000, Z set. ChesSkelet relies on L=0 and C=0x21
@@ -24,7 +29,7 @@
 //!
 //! Any other ROM address is a [`Fault::RomCall`].
 
-use super::{RAM_START, SpectrumBus, SpectrumDevices, sysvar};
+use super::{RAM_START, SpectrumBus, sysvar};
 use crate::machine::emulator::Emulator;
 use crate::machine::{Fault, Stop};
 
@@ -40,20 +45,16 @@ pub const PRINT_OUT: u16 = 0x09F4;
 
 /// Estimates for the trapped routines, charged so that budgets and benches
 /// see them; rounded, not counted.
-const PRINT_TSTATES: u64 = 400;
+pub(super) const PRINT_TSTATES: u64 = 400;
 const CLS_TSTATES: u64 = 100_000;
 const CHAN_OPEN_TSTATES: u64 = 300;
 
 /// Performs the ROM routine at `pc`, or names why it cannot.
-pub(super) fn call(
-    dev: &mut SpectrumDevices,
-    emu: &mut Emulator<SpectrumBus>,
-    pc: u16,
-) -> Option<Stop> {
+pub(super) fn call(emu: &mut Emulator<SpectrumBus>, pc: u16) -> Option<Stop> {
     match pc {
-        PRINT_A => print_a(dev, emu),
+        PRINT_A => print_a(emu),
         CL_ALL => {
-            cl_all(dev, emu);
+            cl_all(emu);
             None
         }
         CHAN_OPEN => chan_open(emu),
@@ -61,24 +62,12 @@ pub(super) fn call(
     }
 }
 
-/// `RST 16` through the current channel.
-fn print_a(dev: &mut SpectrumDevices, emu: &mut Emulator<SpectrumBus>) -> Option<Stop> {
-    // The ROM jumps to the output address of the channel CURCHL points at.
-    // A program whose stack has run down into the channel area (ChesSkelet
-    // after some 250 move pairs) has overwritten it: the real machine would
-    // run whatever the bytes now say, which we cannot follow.
-    let record = emu.peek16(sysvar::CURCHL);
-    if record < RAM_START {
-        return Some(Stop::Fault(Fault::RomRead {
-            addr: record,
-            pc: PRINT_A,
-        }));
-    }
-    if emu.peek16(record) != PRINT_OUT {
-        return Some(Stop::Fault(Fault::RomCall { pc: PRINT_A }));
-    }
-    for drawn in dev.printer.print(emu.a()) {
-        super::display::draw(emu, drawn);
+/// `RST 16` through the current channel (the bus prints:
+/// `SpectrumBus::print_a`).
+fn print_a(emu: &mut Emulator<SpectrumBus>) -> Option<Stop> {
+    let a = emu.a();
+    if let Err(fault) = emu.bus_mut().print_a(a) {
+        return Some(Stop::Fault(fault));
     }
     emu.ret(PRINT_TSTATES);
     None
@@ -86,8 +75,8 @@ fn print_a(dev: &mut SpectrumDevices, emu: &mut Emulator<SpectrumBus>) -> Option
 
 /// CL-ALL: text, attributes (ATTR_P), print position home; the registers as
 /// the ROM leaves them.
-fn cl_all(dev: &mut SpectrumDevices, emu: &mut Emulator<SpectrumBus>) {
-    dev.printer.clear();
+fn cl_all(emu: &mut Emulator<SpectrumBus>) {
+    emu.bus_mut().printer.clear();
     let attr = emu.peek(sysvar::ATTR_P);
     emu.bus_mut().fill(0x4000..0x5800, 0);
     emu.bus_mut().fill(0x5800..0x5B00, attr);

@@ -160,6 +160,13 @@ pub struct Own {
     /// Of those, how many ran straight after another (see
     /// [`Own::chained`]).
     chained_runs: u64,
+    /// T-states of the ROM routines the bus performed inside runs
+    /// ([`Own::routine`]), for the machine to charge.
+    charged: u64,
+    /// Does a run perform the ROM routines the bus can (see
+    /// [`Own::routine`])? Off only for the lockstep's copy, whose runs
+    /// are compared with `z80emu`'s, which end at every ROM address.
+    routines: bool,
     i: u8,
     /// R's low seven bits count M1 cycles (this counter, wrapping); bit 7
     /// is what was last loaded into it.
@@ -226,6 +233,8 @@ impl Default for Own {
             last_pc: 0,
             compiled_runs: 0,
             chained_runs: 0,
+            charged: 0,
+            routines: true,
             cache: Decoded::default(),
         }
     }
@@ -400,6 +409,18 @@ impl Own {
         self.last_pc
     }
 
+    /// Whether runs perform the ROM routines the bus can, or end at them
+    /// as the other cores' runs do (see [`Own::routine`]).
+    pub fn set_routines(&mut self, on: bool) {
+        self.routines = on;
+    }
+
+    /// The T-states of the ROM routines performed inside runs since the
+    /// last call (see [`Own::routine`]).
+    pub fn take_charged(&mut self) -> u64 {
+        std::mem::take(&mut self.charged)
+    }
+
     fn af(&self) -> u16 {
         pair(self.r8[RA], self.r8[RF])
     }
@@ -495,6 +516,10 @@ impl Own {
                     (start, clean) = (pc, false);
                     continue;
                 }
+                if marks.at(pc) == Marks::ROM && !bus.signalled() && self.routine(bus, pc) {
+                    clean = false;
+                    continue;
+                }
                 self.last_pc = start;
                 // `z80emu` runs a HALT here and a NOP to leave it.
                 self.forget();
@@ -561,6 +586,36 @@ impl Own {
         watches.visit(self.pc);
         self.forget();
         self.first(bus)
+    }
+
+    /// At an address marked only as ROM, with no signal pending, where a
+    /// run would otherwise end: the ROM routine there, if the bus performs
+    /// it (see [`Bus::routine`]) in less time than the run has left. It
+    /// does what a stop there would have led to, the run loop's call of
+    /// the routine and a new run: Q and `EI` forgotten (as at every stop),
+    /// the routine's T-states charged (the limit, in the CPU's time, comes
+    /// that much nearer, as the run loop's next run would have been given
+    /// it), `RET`, and what the routine wrote into memory looked at before
+    /// the next instruction. With too little time left the run ends here
+    /// as before, and the run loop sees its budget and events where it
+    /// would have.
+    #[inline(never)]
+    fn routine<B: Bus>(&mut self, bus: &mut B, pc: u16) -> bool {
+        if !self.routines {
+            return false;
+        }
+        let room = self.limit.saturating_sub(self.tstates);
+        let Some(t) = bus.routine(pc, self.r8[RA], room) else {
+            return false;
+        };
+        self.forget();
+        self.charged += t;
+        self.limit -= t;
+        self.pc = bus.peek16(self.sp);
+        self.sp = self.sp.wrapping_add(2);
+        // The marks cannot have changed within the run.
+        self.cache.sync(bus, None);
+        true
     }
 
     /// Runs one instruction, marks or not (a halted CPU spends an M1
