@@ -123,7 +123,7 @@ fn chesskelet_replies_the_same_on_our_core_and_z80emu() {
             for _ in 0..8 {
                 while game.turn() != ChessRules.first_side() && game.ending().is_none() {
                     let legal = game.legal_moves();
-                    game.push(legal[rng.range(0, legal.len() as u64 - 1) as usize].clone());
+                    game.push(legal[rng.range(0, legal.len() as u64 - 1) as usize]);
                 }
                 let reply = engine.play(&game, 2_000_000_000).unwrap();
                 let legal = Judgement::of(&ChessRules, game.position(), &reply.played)
