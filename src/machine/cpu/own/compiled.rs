@@ -24,6 +24,14 @@
 //! `Decoded::after`), or else the compiled block the block table has at PC
 //! (then noted as the guess); otherwise the run loop looks as before.
 //!
+//! Where a compiled block leaves for a fixed address in the ROM area (an
+//! `RST`, a `CALL` or `JP` there) and the bus performs the ROM routine
+//! there (the Spectrum's `RST 16`; see `Own::routine`), the routine is
+//! performed at that exit and the compiled block at the return address
+//! goes on, on the same conditions as after a return: ChesSkelet prints
+//! some 300 codes a move, each of which left the compiled blocks, and for
+//! the run loop before that.
+//!
 //! All of a bus's compiled blocks are one function (`run_zx81`,
 //! `run_spectrum`; see the `blocks` macro): a loop over a `match` of the
 //! blocks, in which going on to the next block is a `continue` (for a
@@ -46,6 +54,16 @@
 //! lockstep test fails if no compiled block runs).
 
 use super::{Own, decoded};
+use crate::machine::cpu::Marks;
+
+/// Whether instruction `op` with operand `n` leaves a block for a fixed
+/// address in the ROM area (below 0x4000 on both machines), where the bus
+/// may perform a ROM routine (see [`Own::routine`]): an `RST`, or a `CALL`
+/// or `JP` there.
+const fn to_rom(op: u8, n: u16) -> bool {
+    op & 0xC7 == 0xC7
+        || ((op == 0xCD || op == 0xC3 || op & 0xC7 == 0xC4 || op & 0xC7 == 0xC2) && n < 0x4000)
+}
 
 /// A compiled block (see the module's documentation).
 pub struct Compiled<B> {
@@ -66,7 +84,7 @@ pub struct Compiled<B> {
     /// on to (see [`Own::chained`]); gives what the last one's run gives,
     /// and that block if it left by an exit that names none (a return)
     /// and nothing went on from it, else 0 (see the `blocks` macro).
-    pub run: fn(&mut Own, &mut B, u16) -> (u16, bool, u16),
+    pub run: fn(&mut Own, &mut B, &Marks, u16) -> (u16, bool, u16),
 }
 
 impl<B> Compiled<B> {
@@ -129,18 +147,42 @@ macro_rules! blocks {
         )*];
 
         #[allow(unused_labels)]
-        fn $chain(cpu: &mut Own, bus: &mut $bus, mut to: u16) -> (u16, bool, u16) {
+        fn $chain(cpu: &mut Own, bus: &mut $bus, marks: &Marks, mut to: u16) -> (u16, bool, u16) {
             // Blocks gone on to; the blocks run are one more.
             let mut chained = 0u64;
+            // T-states and PC go on in locals from one block to the next
+            // too, as from one instruction to the next (see
+            // `Own::run_block`): a block does not start by loading what
+            // the block before it has just stored (for PC, a 16-bit store
+            // that the compiler may load back 32 bits wide, which the host
+            // cannot forward from the store: a stall at every block).
+            let (mut t, mut pc) = (cpu.tstates, cpu.pc);
             // Leaves block `$cur` after `$ran` instructions, the last at
-            // `$addr`, cleanly or not, by an exit naming block `$named`:
-            // goes on to the next block (`$on`, the loop over the blocks,
-            // or `$again`, the block's own loop, if it is the same), or
-            // returns.
+            // `$addr`, cleanly or not, by an exit naming block `$named`
+            // (and going to the ROM area if `$rom`): goes on to the next
+            // block (`$on`, the loop over the blocks, or `$again`, the
+            // block's own loop, if it is the same), or returns.
             macro_rules! leave {
-                ($again:lifetime, $on:lifetime, $cur:literal, $ran:literal, $at_:literal, $clean:expr, $named:literal) => {{
+                ($again:lifetime, $on:lifetime, $cur:literal, $ran:literal, $at_:literal, $clean:expr, $named:literal, $rom:expr) => {{
                     let clean = $clean;
                     cpu.ran_in_block($ran);
+                    // To a ROM routine the bus performs: performed here
+                    // as the run loop would (see `Own::routine`), and the
+                    // compiled block the block table has at the return
+                    // address goes on; if none can, the run loop looks
+                    // there (its marks included).
+                    if $rom && clean && marks.at(cpu.pc) == Marks::ROM && cpu.routine(bus, cpu.pc) {
+                        pc = cpu.pc;
+                        let next = cpu.compiled_at(cpu.pc);
+                        if cpu.chained::<$bus>(next) {
+                            chained += 1;
+                            to = next;
+                            continue $on;
+                        }
+                        cpu.compiled_runs += chained + 1;
+                        cpu.chained_runs += chained;
+                        return ($at_, false, 0);
+                    }
                     // The block to go on to: the one the exit names, or
                     // after a return the one that followed last time, or
                     // else the compiled block the block table has at PC
@@ -173,13 +215,6 @@ macro_rules! blocks {
                     return ($at_, clean, if $named == 0 { $cur } else { 0 });
                 }};
             }
-            // T-states and PC go on in locals from one block to the next
-            // too, as from one instruction to the next (see
-            // `Own::run_block`): a block does not start by loading what
-            // the block before it has just stored (for PC, a 16-bit store
-            // that the compiler may load back 32 bits wide, which the host
-            // cannot forward from the store: a stall at every block).
-            let (mut t, mut pc) = (cpu.tstates, cpu.pc);
             'chain: loop {
                 match to {
                     $($idx => 'block: loop {
@@ -188,10 +223,10 @@ macro_rules! blocks {
                             if let Some(clean) = cpu.in_block::<$op, $bus>(
                                 bus, $n, $next, generation, &mut t, &mut pc,
                             ) {
-                                leave!('block, 'chain, $idx, $k, $addr, clean, $to);
+                                leave!('block, 'chain, $idx, $k, $addr, clean, $to, const { to_rom($op, $n) });
                             }
                         )*
-                        leave!('block, 'chain, $idx, $count, $last, true, $to_end);
+                        leave!('block, 'chain, $idx, $count, $last, true, $to_end, false);
                     },)*
                     _ => unreachable!("compiled block {to} is not one of {}", stringify!($name)),
                 }

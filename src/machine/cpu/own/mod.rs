@@ -549,7 +549,7 @@ impl Own {
                         self.cache.note_after(left, to);
                     }
                     (start, clean, returned) =
-                        (B::compiled()[usize::from(to) - 1].run)(self, bus, to);
+                        (B::compiled()[usize::from(to) - 1].run)(self, bus, marks, to);
                 }
             } else {
                 self.exec(bus);
@@ -598,7 +598,9 @@ impl Own {
     /// it), `RET`, and what the routine wrote into memory looked at before
     /// the next instruction. With too little time left the run ends here
     /// as before, and the run loop sees its budget and events where it
-    /// would have.
+    /// would have. Called here in the run's loop and at the compiled
+    /// blocks' exits to the ROM area (see [`compiled`]), where a clean exit
+    /// leaves no signal pending.
     #[inline(never)]
     fn routine<B: Bus>(&mut self, bus: &mut B, pc: u16) -> bool {
         if !self.routines {
