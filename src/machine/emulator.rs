@@ -20,7 +20,10 @@
 //! machine look (its clock, its signals), checks for a program that can never
 //! move again (a jump to itself taken, a HALT nothing will end) and the
 //! budget. The CPU stops only there: at marked addresses, at the event or
-//! budget boundary, on a bus signal or a HALT. A [`Cut`] set from outside
+//! budget boundary, on a bus signal or a HALT (our core performs the ROM
+//! routines a bus can do alone without stopping, exactly as this loop
+//! would: see [`Bus::routine`]; the time it charged for them is taken
+//! into machine time after its run). A [`Cut`] set from outside
 //! is asked there too, every [`CUT_SLICE`] busy T-states, and never makes
 //! the CPU stop anywhere else.
 
@@ -515,7 +518,8 @@ impl<B: Bus> Emulator<B> {
         }
     }
 
-    /// Runs the CPU until the next event or the budget's end.
+    /// Runs the CPU until the next event or the budget's end, and charges
+    /// the ROM routines it performed inside the run ([`Bus::routine`]).
     fn segment<D: Devices<B>>(&mut self, dev: &D, limit: u64) -> Result<RunEnd, Stop> {
         let until = dev.next_event().min(limit.saturating_add(self.idle));
         let (cpu, bus, marks, watches) =
