@@ -14,8 +14,10 @@
 //!
 //! Where a compiled block leaves by a jump with a fixed destination (a
 //! conditional `JR`, `JP` or `CALL` taken, `DJNZ`, `RST`, an `LDIR` or the
-//! like repeating) or runs to its END, it names the first compiled block
-//! at that destination ([`Compiled::chains`]), and that one runs next
+//! like repeating) or runs to its END, it names a compiled block at that
+//! destination ([`Compiled::chains`]: the first of those made by a program
+//! that made this block too, for the programs of one machine share
+//! addresses; else the first), and that one runs next
 //! without a look at the block table, if it is the block the builder made
 //! there in the current generation and none of its instructions can reach
 //! the limit (see [`Own::chained`]). Returns and `JP (HL)` name none: after
