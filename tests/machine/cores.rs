@@ -3,7 +3,7 @@
 //! from the Z80 manual (Zilog UM0080, instruction tables).
 
 use retrochess::arbiter::Judgement;
-use retrochess::engines::{self, Catalogue, EngineOptions, GameKind, onek};
+use retrochess::engines::{self, Catalogue, EngineOptions, GameKind, Reply, onek};
 use retrochess::machine::cpu::lockstep;
 use retrochess::machine::zx81::{FramesMode, Ram, Zx81};
 use retrochess::machine::{Core, Memory, Regs, Resume, SplitMix64, Stop};
@@ -37,17 +37,26 @@ fn play_on(core: Core, id: &str, replies: usize, seed: u64) {
         ..EngineOptions::default().with(onek::OPENING, "think")
     };
     match engines::entry(id).map(|e| e.game) {
-        Some(GameKind::Chess) => play(ChessRules, id, &options, replies),
+        Some(GameKind::Chess) => _ = play(ChessRules, id, &options, replies),
         Some(GameKind::Draughts) if id == "draughts-1k" => {
-            play(Draughts::zx81_1k(), id, &options, replies)
+            _ = play(Draughts::zx81_1k(), id, &options, replies)
         }
-        Some(GameKind::Draughts) => play(Draughts::english(), id, &options, replies),
+        Some(GameKind::Draughts) => _ = play(Draughts::english(), id, &options, replies),
         None => panic!("no engine {id}"),
     }
 }
 
-fn play<R: Catalogue + Clone>(rules: R, id: &str, options: &EngineOptions, replies: usize) {
+/// Plays `replies` engine moves moving first against a random mover
+/// seeded with `options.seed`, starting afresh where a game ends; gives
+/// the replies.
+pub(crate) fn play<R: Catalogue + Clone>(
+    rules: R,
+    id: &str,
+    options: &EngineOptions,
+    replies: usize,
+) -> Vec<Reply<R::Wire>> {
     let mut engine = R::create(id, options).unwrap();
+    let mut played = Vec::with_capacity(replies);
     let mut rng = SplitMix64::new(options.seed);
     let mut game = Game::initial(rules.clone());
     for _ in 0..replies {
@@ -68,7 +77,9 @@ fn play<R: Catalogue + Clone>(rules: R, id: &str, options: &EngineOptions, repli
                 engine.new_game().unwrap();
             }
         }
+        played.push(reply);
     }
+    played
 }
 
 #[test]

@@ -6,13 +6,13 @@
 //! printed text and time charged; and the programs' replies are the same.
 //! And the prints no longer end our core's runs.
 
-use retrochess::arbiter::Judgement;
-use retrochess::engines::{Catalogue, EngineOptions};
+use retrochess::engines::EngineOptions;
 use retrochess::machine::cpu::Bus;
 use retrochess::machine::spectrum::Spectrum48;
-use retrochess::machine::{Core, SplitMix64, Stop, profile};
+use retrochess::machine::{Core, Stop, profile};
 use retrochess::rules::chess::ChessRules;
-use retrochess::rules::{Game, Rules};
+
+use super::cores::play;
 
 /// A program at 0x8000 that prints a message through `RST 16` over and
 /// over (colour and position codes, text, a newline that scrolls the
@@ -114,31 +114,10 @@ fn chesskelet_replies_the_same_on_our_core_and_z80emu() {
         let replies = |core| {
             let options = EngineOptions {
                 core,
+                seed: 7,
                 ..EngineOptions::default()
             };
-            let mut engine = ChessRules::create(id, &options).unwrap();
-            let mut rng = SplitMix64::new(7);
-            let mut game = Game::initial(ChessRules);
-            let mut replies = Vec::new();
-            for _ in 0..8 {
-                while game.turn() != ChessRules.first_side() && game.ending().is_none() {
-                    let legal = game.legal_moves();
-                    game.push(legal[rng.range(0, legal.len() as u64 - 1) as usize]);
-                }
-                let reply = engine.play(&game, 2_000_000_000).unwrap();
-                let legal = Judgement::of(&ChessRules, game.position(), &reply.played)
-                    .legal()
-                    .cloned();
-                match legal {
-                    Some(m) if game.ending().is_none() => game.push(m),
-                    _ => {
-                        game = Game::initial(ChessRules);
-                        engine.new_game().unwrap();
-                    }
-                }
-                replies.push(reply);
-            }
-            replies
+            play(ChessRules, id, &options, 8)
         };
         let (own, reference) = (replies(Core::Own), replies(Core::Z80emu));
         assert!(own.iter().all(|r| r.tstates > 0), "{id}: {own:?}");

@@ -168,22 +168,11 @@ macro_rules! blocks {
                 ($again:lifetime, $on:lifetime, $cur:literal, $ran:literal, $at_:literal, $clean:expr, $named:literal, $rom:expr) => {{
                     let clean = $clean;
                     cpu.ran_in_block($ran);
-                    // To a ROM routine the bus performs: performed here
-                    // as the run loop would (see `Own::routine`), and the
-                    // compiled block the block table has at the return
-                    // address goes on; if none can, the run loop looks
-                    // there (its marks included).
+                    // At an exit to the ROM area, the routine there if the
+                    // bus performs it (see `Own::routine`): then the run
+                    // goes on from the return address as after a return.
                     if $rom && clean && marks.at(cpu.pc) == Marks::ROM && cpu.routine(bus, cpu.pc) {
                         pc = cpu.pc;
-                        let next = cpu.compiled_at(cpu.pc);
-                        if cpu.chained::<$bus>(next) {
-                            chained += 1;
-                            to = next;
-                            continue $on;
-                        }
-                        cpu.compiled_runs += chained + 1;
-                        cpu.chained_runs += chained;
-                        return ($at_, false, 0);
                     }
                     // The block to go on to: the one the exit names, or
                     // after a return the one that followed last time, or
