@@ -15,9 +15,11 @@ pub mod model;
 pub mod plot;
 pub mod records;
 pub mod report;
+mod wdl;
 
-use crate::machine::SplitMix64;
-use crate::runner::stats::Wdl;
+pub use wdl::Wdl;
+
+use crate::rng::SplitMix64;
 pub use model::DrawModel;
 use model::{Fit, Pairs};
 

@@ -6,7 +6,7 @@ pub mod pipe;
 
 use std::path::PathBuf;
 
-use retrochess::machine::SplitMix64;
+use retrochess::rng::SplitMix64;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Move, Position};
 

@@ -23,7 +23,8 @@ use std::fmt::Write as _;
 
 use retrochess::arbiter::Judgement;
 use retrochess::engines::{Engine, EngineOptions, GameKind, InputPath, Played, catalogue};
-use retrochess::machine::{Core, SplitMix64};
+use retrochess::machine::Core;
+use retrochess::rng::SplitMix64;
 use retrochess::rules::chess::ChessRules;
 use retrochess::rules::{Game, Rules, Verdict};
 

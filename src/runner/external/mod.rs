@@ -16,7 +16,7 @@ pub mod uci;
 
 use std::time::Duration;
 
-use super::clock::MatchClock;
+use super::time_control::MatchClock;
 use super::turn::Player;
 use crate::engines::GameKind;
 use crate::rules::chess::ChessRules;
