@@ -13,8 +13,8 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
+use super::launch::{LaunchError, MOVETIME_WITHOUT_CLOCK, move_limit};
 use super::transport::{Transport, Wait};
-use super::{LaunchError, MOVETIME_WITHOUT_CLOCK, move_limit};
 use crate::rules::Game;
 use crate::rules::chess::ChessRules;
 use crate::runner::time_control::{MatchClock, TimeControl};

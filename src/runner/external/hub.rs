@@ -18,8 +18,8 @@
 
 use std::time::Duration;
 
+use super::launch::{LaunchError, MOVETIME_WITHOUT_CLOCK, move_limit};
 use super::transport::{Transport, Wait};
-use super::{LaunchError, MOVETIME_WITHOUT_CLOCK, move_limit};
 use crate::rules::Game;
 use crate::rules::draughts::hub::pydraughts_position;
 use crate::rules::draughts::hub_line::{NO_MOVE, split, value};

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use log::{debug, warn};
 
-use super::LaunchError;
+use super::launch::LaunchError;
 use crate::runner::time_control::MatchClock;
 use crate::runner::turn::Lost;
 
