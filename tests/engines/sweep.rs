@@ -323,7 +323,8 @@ fn sweep_big() {
 /// Finds a game from the start position, ChesSkelet (full build) as White
 /// against the seeded random mover, every move of its own, in which its
 /// long-castling test fires: the game `play` and `serve` are tested with
-/// (`tests/cli/cli.rs`, `tests/serve/main.rs`). Run explicitly.
+/// (`tests/cli/cli.rs`, `tests/serve/main.rs`). A search that made a
+/// fixture, not a check: `scripts/long-castling-game` runs it.
 #[test]
 #[ignore]
 fn find_a_long_castling_game() {
