@@ -57,7 +57,7 @@ pub struct MatchConfig<R: MatchGame> {
     /// How long an external engine may take to start.
     pub startup: Duration,
     /// Keep what each retro engine's move cost as a comment on it
-    /// ([`record::MoveNote`]; `match --no-comments` leaves them out).
+    /// ([`super::record::MoveNote`]; `match --no-comments` leaves them out).
     pub comments: bool,
     /// The part of the schedule to play (default: all of it).
     pub shard: Shard,
