@@ -143,13 +143,19 @@ for part in $parts; do
     play draughts d1k-d75 1000 draughts -e draughts-1k -e "$l1,dilute=0.75"
     ;;
   rate)
-    for model in halves davidson; do
-      "$rc" rate --model "$model" --anchor "$anchor=1350" --csv "$out"/chess/*.pgn > "$out/chess-$model.csv"
-      "$rc" rate --model "$model" --anchor "Random mover=0" --csv "$out"/draughts/*.pdn > "$out/draughts-$model.csv"
+    # Each game whose games are there: both models' CSV, the table with
+    # every pair's score, the chart, and the manual's table
+    # (docs/ratings.md, by scripts/ladder-tables.py).
+    for game in chess draughts; do
+      if [ "$game" = chess ]; then ext=pgn a=$anchor at=1350; else ext=pdn a="Random mover" at=0; fi
+      ls "$out/$game"/*."$ext" > /dev/null 2>&1 || continue
+      for model in halves davidson; do
+        "$rc" rate --model "$model" --anchor "$a=$at" --csv "$out/$game"/*."$ext" > "$out/$game-$model.csv"
+      done
+      "$rc" rate --anchor "$a=$at" --pairs --plot "$out/$game.svg" "$out/$game"/*."$ext" > "$out/$game-ratings.txt"
+      python3 "$(dirname "$0")/ladder-tables.py" "$out/$game-halves.csv" "$out/$game-davidson.csv" "$a" > "$out/$game-table.md"
+      cat "$out/$game-ratings.txt"
     done
-    "$rc" rate --anchor "$anchor=1350" --pairs --plot "$out/chess.svg" "$out"/chess/*.pgn > "$out/chess-ratings.txt"
-    "$rc" rate --anchor "Random mover=0" --pairs --plot "$out/draughts.svg" "$out"/draughts/*.pdn > "$out/draughts-ratings.txt"
-    cat "$out/chess-ratings.txt" "$out/draughts-ratings.txt"
     ;;
   *)
     echo "ladder.sh: unknown part $part (stockfish, retro, retro-robin, retro-rungs, draughts, rate)" >&2
