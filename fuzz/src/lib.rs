@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use retrochess::engines::Catalogue;
 use retrochess::engines::{Candidate, EngineError, Hang, InputPath, Played, Reply, Thoughts, Ties};
-use retrochess::machine::SplitMix64;
+use retrochess::rng::SplitMix64;
 use retrochess::protocol::session::{SearchError, SearchRequest, Searched};
 use retrochess::protocol::{Action, FrontEnd, Input, Job};
 use retrochess::rules::HangKind;

@@ -159,7 +159,7 @@ pub fn rate(n: usize, games: &[RatedGame], options: &RateOptions) -> Ratings {
     };
     let no_maximum = unbounded::no_maximum(&group, &pairs);
     if options.prior == 0.0
-        && let Some(nm) = no_maximum
+        && let Some(nm) = &no_maximum
     {
         return Ratings {
             elo: vec![f64::NAN; n],
@@ -168,7 +168,7 @@ pub fn rate(n: usize, games: &[RatedGame], options: &RateOptions) -> Ratings {
             order: Vec::new(),
             unconnected,
             nu: 0.0,
-            prior: PriorEffect::Needed(nm),
+            prior: PriorEffect::Needed(nm.clone()),
             samples: Vec::new(),
         };
     }
