@@ -30,7 +30,8 @@ use retrochess::arbiter::Judgement;
 use retrochess::engines::{Catalogue, Engine, EngineOptions, GameKind};
 
 use super::explain::searching;
-use retrochess::machine::{Core, SplitMix64, profile};
+use retrochess::machine::{Core, profile};
+use retrochess::rng::SplitMix64;
 use retrochess::rules::chess::ChessRules;
 use retrochess::rules::draughts::Draughts;
 use retrochess::rules::{Game, Rules};
