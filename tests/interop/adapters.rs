@@ -525,12 +525,13 @@ fn pgn_moves(pgn: &str) -> Vec<Vec<String>> {
             continue;
         }
         for word in line.split_whitespace() {
-            if in_comment {
-                in_comment = !word.ends_with('}');
-            } else if word.starts_with('{') {
+            if in_comment || word.starts_with('{') {
                 in_comment = !word.ends_with('}');
             } else if !word.ends_with('.') && !["1-0", "0-1", "1/2-1/2", "*"].contains(&word) {
-                moves.push(word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.').to_string());
+                moves.push(
+                    word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
+                        .to_string(),
+                );
             }
         }
     }
@@ -557,16 +558,20 @@ fn match_scripts_play_other_games_each_round() {
         ("adapters/fastchess/match.sh", "fastchess"),
         ("adapters/cutechess/match.sh", "cutechess-cli"),
     ] {
-        let text = std::fs::read_to_string(repo(script)).unwrap();
-        let line = text
+        let script_text = std::fs::read_to_string(repo(script)).unwrap();
+        let line = script_text
             .lines()
             .find(|l| l.trim_start().starts_with("-openings "))
             .unwrap_or_else(|| panic!("{script}: no -openings"));
         for word in ["format=pgn", "order=random", "-srand"] {
             assert!(line.contains(word), "{script}: {word} in {line}");
         }
-        assert!(text.contains("/../openings") && text.contains("short-balanced.pgn"), "{script}");
-        let dir = std::env::temp_dir().join(format!("retrochess-rounds-{tool}-{}", std::process::id()));
+        assert!(
+            script_text.contains("/../openings") && script_text.contains("short-balanced.pgn"),
+            "{script}"
+        );
+        let dir =
+            std::env::temp_dir().join(format!("retrochess-rounds-{tool}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let pgn = if on_path(tool).is_some() {
@@ -601,7 +606,13 @@ fn match_scripts_play_other_games_each_round() {
         let games = pgn_moves(&std::fs::read_to_string(&pgn).unwrap());
         assert_eq!(games.len(), 4, "{script}: {games:?}");
         for g in 0..2 {
-            assert_ne!(games[g], games[g + 2], "{script}: game {} repeats game {}", g + 3, g + 1);
+            assert_ne!(
+                games[g],
+                games[g + 2],
+                "{script}: game {} repeats game {}",
+                g + 3,
+                g + 1
+            );
             assert_ne!(
                 games[g][..4],
                 games[g + 2][..4],
