@@ -7,9 +7,10 @@
 //! `z80emu`, which decodes nothing, and must end the same.
 
 use retrochess::machine::cpu::check::FlatBus;
-use retrochess::machine::cpu::own::{self, Compiled, Own};
+use retrochess::machine::cpu::own::{Compiled, Own};
 use retrochess::machine::cpu::z80emu::Z80emu;
 use retrochess::machine::cpu::{Bus, Cpu, HostWrites, Marks, Memory, Regs, RunEnd};
+use retrochess::machine::spectrum::SpectrumBus;
 use retrochess::machine::zx81::{FramesMode, Ram, Zx81, Zx81Bus};
 use retrochess::machine::{Core, Stop, Watches};
 

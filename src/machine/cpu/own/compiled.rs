@@ -30,22 +30,15 @@
 //! `RST`, a `CALL` or `JP` there) and the bus performs the ROM routine
 //! there (the Spectrum's `RST 16`; see `Own::routine`), the routine is
 //! performed at that exit and the compiled block at the return address
-//! goes on, on the same conditions as after a return: ChesSkelet prints
-//! some 300 codes a move, each of which left the compiled blocks, and for
-//! the run loop before that.
+//! goes on, on the same conditions as after a return (ChesSkelet prints
+//! some 300 codes a move).
 //!
 //! All of a bus's compiled blocks are one function (`run_zx81`,
 //! `run_spectrum`; see the `blocks` macro): a loop over a `match` of the
 //! blocks, in which going on to the next block is a `continue` (for a
 //! block that loops on itself, back to its own start without the
-//! `match`), with T-states and PC carried over in locals. Before it, each block was a
-//! function of its own that returned to the run loop's chaining loop,
-//! which called the next through a pointer; and each block began by
-//! loading the PC the block before had just stored, 16 bits that the
-//! compiler loaded back 32 bits wide, which the host cannot forward from
-//! the store. For 1K ZX Chess the bench's median move went from 0.93 ms
-//! to 0.84–0.86 ms with this and the ZX81's RAM kept inside its bus (see
-//! `Zx81Bus`).
+//! `match`), with T-states and PC carried over in locals, so that no call
+//! and no return to the run loop stand between two compiled blocks.
 //!
 //! Which blocks: `scripts/own-compiled-blocks` builds the core with the
 //! `census` feature (see `census`), runs each engine's `retrochess bench`

@@ -9,61 +9,16 @@
 //! hidden state the NMOS Z80 shows in flag bits 3 and 5: MEMPTR
 //! (`BIT b,(HL)`) and Q (`SCF`, `CCF`). No `unsafe`.
 //!
-//! How it was chosen (callgrind's host instructions over 10 moves of 1K ZX
-//! Chess, ~10.2 M Z80 instructions; `z80emu` 512 M): the first form, one
-//! `match` reading every byte through the bus, 672 M; instructions decoded
-//! once per address, 646 M (the stops and the limit still checked after
-//! each); blocks with one limit check, 649 M; 256 specialised arms, 532 M;
-//! an entry list per block, 518 M; blocks through jumps and fall-throughs
-//! with an END entry, 410 M. Wall time followed more than the counts (a
-//! block loop predicts well): see `retrochess bench`. Then one change that
-//! raised the count and cut the time: T-states and PC carried through a
-//! block in locals (467 M, 5-10% faster in wall time). Kept in the struct,
-//! each instruction read them, added to them and wrote them back, and the
-//! next one waited for that store: two chains through memory, a
-//! store-to-load latency per instruction, that bounded the loop more than
-//! its instructions did (see `run_block`). Then `CB` and most `ED`
-//! instructions inside blocks (450 M), and blocks kept over marks set and
-//! cleared away from them (for the small programs, whose drivers set a
-//! breakpoint for each run, a tenth to a sixth of their count). These
-//! counts include the bench's nine search rates, which run on ours alone:
-//! for the bench's moves alone, 258 M against `z80emu`'s 529 M. Then
-//! the next entry read before an instruction runs, not after: 8% more
-//! host instructions (the entry held across the arm) and 4% less time,
-//! the jump to the next arm no longer waiting for that load. Then the
-//! step: the programs' hot blocks compiled ahead of time (see the
-//! `compiled` module), each a straight run of `Own::in_block` calls with
-//! constant operands: no jump table within them, and registers kept in
-//! host registers across instructions. With `CB` and `ED` inlined into
-//! them, 424 M instead of 751 M for the bench's two passes and rates, and
-//! 1.7-1.8 times `z80emu`'s speed became 2.3-2.9 (1K ZX Chess). Then
-//! compiled blocks going on to one another (see [`Own::chained`]): where
-//! a compiled block leaves for a fixed destination, the compiled block
-//! there runs next without the block table's look-up, if it is the one
-//! made there in this generation (65% of 1K ZX Chess's compiled block
-//! runs, 86% of ChesSkelet's): 6% more host instructions (450 M), a
-//! quarter fewer conditional branches mispredicted (cachegrind's model),
-//! and 1K ZX Chess's move 1.73 ms instead of 1.93 (medians of ten bench
-//! runs in turn); matches gained less than their noise. Then after a
-//! return (which names no block), the compiled block that followed last
-//! time, if it is at PC: 1K ZX Chess's compiled blocks that run straight
-//! after another go from 61% to 89% (the lockstep's count), for 3% more
-//! host instructions and a move about 3% faster. Then (issue 35) all of a
-//! bus's compiled blocks as one function, a `match` in a loop, going on
-//! from one to the next with T-states and PC in locals and, after a
-//! return, to the compiled block the block table has at PC; and the
-//! ZX81's RAM inside its bus, so that a write to it no longer has the
-//! registers read back from memory; a block that loops on itself going
-//! back to its start without the `match`: 1,461 M host instructions in
-//! the core for two games of 1K ZX Chess instead of 1,547 M, its bench
-//! move 0.79–0.81 ms instead of 1.03–1.06, 2.96–3.06 times `z80emu`'s
-//! speed (see the `compiled` module). Then, near a run's limit, where a
-//! block as a whole may not fit, its instructions run one by one through
-//! the block loop with the limit checked after each, instead of each
-//! decoded and dispatched alone (`exec`) with the run loop's checks in
-//! between: over 1K ZX Chess's 10 bench moves, 19,501 instructions run
-//! alone instead of 262,331, and 394 M host instructions in the core
-//! instead of 404 M.
+//! Invariants. It computes what `z80emu` computes, stop for stop: the
+//! same registers (R and flag bits 3 and 5 included), MEMPTR, halt state,
+//! RAM and T-states after every instruction, which `--core lockstep-own`,
+//! `tests/bench/own_lockstep_bench.rs` and the fuzz target `z80_cores`
+//! check. T-states and PC pass from one instruction of a block to the next
+//! in locals, not through the struct (see `run_block`): kept in the struct,
+//! each instruction waits for the store of the one before. Near a run's
+//! limit, where a block as a whole may not fit, its instructions run
+//! through the block loop with the limit checked after each. How it is
+//! measured: `retrochess bench` (docs/cores.md).
 //!
 //! An instruction here is a whole prefix chain (`DD DD 21 nn nn` runs as
 //! one, 4 T-states and one R increment per prefix), so every stop falls
@@ -76,7 +31,7 @@
 //! ([`Own::run_counting`]): the visit is counted and the run goes on as a
 //! stop there and a new run would have (Q and `EI` forgotten too), so that
 //! a driver counting a program's evaluations (Draughts 1K's some 20 a
-//! move) no longer returns to the emulator's loop at each.
+//! move) does not return to the emulator's loop at each.
 //!
 //! Where the facts come from: the Z80 manual for the documented opcodes'
 //! timing and flags; Sean Young, "The Undocumented Z80 Documented" (2005),
