@@ -486,15 +486,18 @@ fn match_scripts_play_other_games_each_round() {
         ("adapters/fastchess/match.sh", "fastchess"),
         ("adapters/cutechess/match.sh", "cutechess-cli"),
     ] {
-        let text = std::fs::read_to_string(repo(script)).unwrap();
-        let line = text
+        let shipped = std::fs::read_to_string(repo(script)).unwrap();
+        let line = shipped
             .lines()
             .find(|l| l.trim_start().starts_with("-openings "))
             .unwrap_or_else(|| panic!("{script}: no -openings"));
         for word in ["format=pgn", "order=random", "-srand"] {
             assert!(line.contains(word), "{script}: {word} in {line}");
         }
-        assert!(text.contains("/../openings") && text.contains("short-balanced.pgn"), "{script}");
+        assert!(
+            shipped.contains("/../openings") && shipped.contains("short-balanced.pgn"),
+            "{script}"
+        );
         let dir = std::env::temp_dir().join(format!("retrochess-rounds-{tool}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
