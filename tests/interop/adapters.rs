@@ -53,11 +53,82 @@ fn launchers_detect_uci_and_cecp() {
             out.contains("feature done=1") && out.contains(&format!("myname=\"{name}")),
             "{id}: {out}"
         );
+        // The .bat runs the exe beside it (`%~dp0`, the batch file's own
+        // folder), else the one on PATH; cmd reads it with CR LF endings.
         let bat = std::fs::read_to_string(repo(&format!("adapters/retrochess-{id}.bat"))).unwrap();
         assert!(
-            bat.contains(&format!("retrochess.exe --engine {id} %*")),
+            bat.contains(&format!("\"%~dp0retrochess.exe\" --engine {id} %*\r\n"))
+                && bat.contains(&format!("\r\nretrochess.exe --engine {id} %*")),
             "{bat}"
         );
+        assert_eq!(
+            bat.matches('\n').count(),
+            bat.matches("\r\n").count(),
+            "{bat}"
+        );
+    }
+}
+
+#[test]
+fn launchers_run_the_binary_beside_them_from_any_folder() {
+    // As a release archive lays them out: the launcher and `retrochess` in
+    // one folder, started by its path from another working directory with
+    // no retrochess on PATH.
+    let dir = std::env::temp_dir().join(format!("retrochess-beside-{}", std::process::id()));
+    let elsewhere = dir.join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_retrochess"), dir.join("retrochess")).unwrap();
+    for id in common::ids_of(GameKind::Chess) {
+        let launcher = dir.join(format!("retrochess-{id}"));
+        std::fs::copy(repo(&format!("adapters/retrochess-{id}")), &launcher).unwrap();
+        let o = common::output_with_stdin(
+            Command::new(&launcher)
+                .current_dir(&elsewhere)
+                .env("PATH", "/usr/bin:/bin"),
+            "uci\nquit\n",
+        );
+        let name = retrochess::engines::info(id).unwrap().name;
+        assert!(
+            text(&o).contains(&format!("id name {name}")),
+            "{id}: {}",
+            text(&o)
+        );
+    }
+    // Without the binary beside it, a launcher falls back to PATH: here
+    // there is none, and the shell says so.
+    std::fs::remove_file(dir.join("retrochess")).unwrap();
+    let o = common::output_with_stdin(
+        Command::new(dir.join("retrochess-chesskelet"))
+            .current_dir(&elsewhere)
+            .env("PATH", "/usr/bin:/bin"),
+        "uci\nquit\n",
+    );
+    assert!(
+        !o.status.success() && text(&o).contains("retrochess"),
+        "{}",
+        text(&o)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn cutechess_windows_engines_json_names_the_bat_launchers() {
+    // Windows starts no extensionless script: the Windows variant names the
+    // same engines through the .bat launchers, which exist.
+    let read = |f: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(repo(f)).unwrap()).unwrap()
+    };
+    let unix = read("adapters/cutechess/engines.json");
+    let windows = read("adapters/cutechess/engines-windows.json");
+    let (unix, windows) = (unix.as_array().unwrap(), windows.as_array().unwrap());
+    assert_eq!(unix.len(), windows.len());
+    for (u, w) in unix.iter().zip(windows) {
+        let command = w["command"].as_str().unwrap();
+        assert_eq!(format!("{}.bat", u["command"].as_str().unwrap()), command);
+        assert!(repo(&format!("adapters/{command}")).is_file(), "{command}");
+        for key in ["name", "workingDirectory", "protocol", "options"] {
+            assert_eq!(u[key], w[key], "{command}: {key}");
+        }
     }
 }
 
