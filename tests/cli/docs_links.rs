@@ -139,7 +139,9 @@ fn check(doc: &Path, target: &str) -> Option<String> {
     }
     let anchor = anchor?;
     if file.extension().is_none_or(|e| e != "md") {
-        return Some(format!("{target}: an anchor into a file that is not Markdown"));
+        return Some(format!(
+            "{target}: an anchor into a file that is not Markdown"
+        ));
     }
     let text = std::fs::read_to_string(&file).unwrap();
     (!anchors(&text).contains(anchor)).then(|| format!("{target}: no heading #{anchor}"))
@@ -154,7 +156,11 @@ fn every_relative_link_and_anchor_resolves() {
         for target in links(&prose(&text)) {
             checked += 1;
             if let Some(why) = check(&doc, &target) {
-                let name = doc.strip_prefix(repo(".")).unwrap_or(&doc).display().to_string();
+                let name = doc
+                    .strip_prefix(repo("."))
+                    .unwrap_or(&doc)
+                    .display()
+                    .to_string();
                 broken.push(format!("{name}: {why}"));
             }
         }
@@ -170,7 +176,10 @@ fn the_checker_finds_a_broken_link_and_anchor() {
     assert!(check(&doc, "#no-such-heading").is_some());
     assert!(check(&doc, "#set-up").is_none());
     assert!(check(&doc, "https://example.org/x").is_none());
-    assert_eq!(slug("The Z80 cores: `own`, z80emu (issue 3)"), "the-z80-cores-own-z80emu-issue-3");
+    assert_eq!(
+        slug("The Z80 cores: `own`, z80emu (issue 3)"),
+        "the-z80-cores-own-z80emu-issue-3"
+    );
     let heads = anchors("# A\n```\n# B\n```\n## A\n### C d\n");
     assert_eq!(
         heads,

@@ -530,7 +530,10 @@ fn pgn_moves(pgn: &str) -> Vec<Vec<String>> {
             } else if word.starts_with('{') {
                 in_comment = !word.ends_with('}');
             } else if !word.ends_with('.') && !["1-0", "0-1", "1/2-1/2", "*"].contains(&word) {
-                moves.push(word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.').to_string());
+                moves.push(
+                    word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
+                        .to_string(),
+                );
             }
         }
     }
@@ -569,7 +572,8 @@ fn match_scripts_play_other_games_each_round() {
             shipped.contains("/../openings") && shipped.contains("short-balanced.pgn"),
             "{script}"
         );
-        let dir = std::env::temp_dir().join(format!("retrochess-rounds-{tool}-{}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("retrochess-rounds-{tool}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         let pgn = if on_path(tool).is_some() {
@@ -604,7 +608,13 @@ fn match_scripts_play_other_games_each_round() {
         let games = pgn_moves(&std::fs::read_to_string(&pgn).unwrap());
         assert_eq!(games.len(), 4, "{script}: {games:?}");
         for g in 0..2 {
-            assert_ne!(games[g], games[g + 2], "{script}: game {} repeats game {}", g + 3, g + 1);
+            assert_ne!(
+                games[g],
+                games[g + 2],
+                "{script}: game {} repeats game {}",
+                g + 3,
+                g + 1
+            );
             assert_ne!(
                 games[g][..4],
                 games[g + 2][..4],
