@@ -15,7 +15,7 @@ Steps (each failure is counted and named; exit status 1 if any):
  3. for each retro engine: choose it at the level under test with the request
     the page's engine menu sends, start a new game as the page's New Game
     does, and play the person's side (White) by dragging pieces on the
-    page's board (a promotion picks the queen in the page's dialog), moves
+    page's board (a promotion picks its piece in the page's dialog), moves
     chosen through python-chess (class Person), until the page shows a
     result;
  4. one more game against 1k-zx-chess at Level@02, PicoChess's default
@@ -232,7 +232,8 @@ class Page:
         if move.promotion:
             self.wait_for("return document.querySelector('.promotion-overlay square') !== null",
                           "the promotion dialog", 10)
-            self.wd.click(".promotion-overlay square")  # the first is the queen
+            letter = chess.piece_symbol(move.promotion)
+            self.wd.click(f".promotion-overlay square[onclick=\"pickPromotion('{letter}')\"]")
 
 
 class Person:
