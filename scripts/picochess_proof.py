@@ -15,22 +15,24 @@ Steps (each failure is counted and named; exit status 1 if any):
  3. for each retro engine: choose it at the level under test with the request
     the page's engine menu sends, start a new game as the page's New Game
     does, and play the person's side (White) by dragging pieces on the
-    page's board (a promotion picks the queen in the page's dialog), moves
+    page's board (a promotion picks its piece in the page's dialog), moves
     chosen through python-chess (class Person), until the page shows a
     result;
- 4. the illegal-move line of issue 42 against chesskelet-lite: its 25 White
+ 4. one more game against 1k-zx-chess at Level@02, PicoChess's default
+    level (the original machine's thinking time);
+ 5. the illegal-move line of issue 42 against chesskelet-lite: its 25 White
     moves dragged in turn; the engine must answer each as in the line, then
-    refuse to play c2c1 unpromoted: with the shipped .uci (IllegalMoves =
-    resign, Analysis = false) PicoChess must end the game (0-1 is impossible
-    there, so 1-0) and then a new game must start and be played to a result;
- 5. a screenshot of the page during a game (SCREENSHOT).
+    play c2c1 unpromoted, which the arbiter refuses (the engine's log must
+    say so): with the shipped .uci (IllegalMoves = resign, Analysis = false)
+    PicoChess must end the game 1-0, and then a new game must start and be
+    played to a result;
+ 6. a screenshot of the page during the first game (SCREENSHOT).
 
 Every engine move the page shows must be a legal reply (python-chess); a
 result must agree with the board when the board decides it (mate, stalemate,
 insufficient material) and with PicoChess's own PGN header.
 """
 
-import json
 import os
 import random
 import subprocess
@@ -230,7 +232,8 @@ class Page:
         if move.promotion:
             self.wait_for("return document.querySelector('.promotion-overlay square') !== null",
                           "the promotion dialog", 10)
-            self.wd.click(".promotion-overlay square")  # the first is the queen
+            letter = chess.piece_symbol(move.promotion)
+            self.wd.click(f".promotion-overlay square[onclick=\"pickPromotion('{letter}')\"]")
 
 
 class Person:
@@ -288,6 +291,25 @@ def reply_to(board, fen):
     return None
 
 
+def reasons(engine_dir, engine):
+    """The engine's words on the moves it played and the arbiter refused,
+    from its launcher's log (PicoChess shows no info string)."""
+    try:
+        with open(os.path.join(engine_dir, "log", engine + ".log")) as f:
+            return [l.split("info string ", 1)[1].strip() for l in f if "info string illegal move" in l]
+    except OSError:
+        return []
+
+
+def describe(engine_dir, engine, result, board, why, before):
+    """The game's end; `before`: how many refusals the log held before it."""
+    if board.outcome() is not None:
+        return f"{result} after {len(board.move_stack)} plies ({board.outcome().termination.name.lower()} on the board)"
+    said = reasons(engine_dir, engine)[before:]
+    return (f"{result} after {len(board.move_stack)} plies ({why}"
+            + (f"; the engine's log: {said[-1]!r}" if said else "") + ")")
+
+
 def check_result(engine, result, board, headers):
     outcome = board.outcome()
     if outcome is not None and outcome.result() != result:
@@ -339,8 +361,6 @@ def play(page, engine, person, scripted=None, shot=None):
             page.wait_for(f"return chessground1.getFen() === '{want}' || "
                           "(typeof gameHistory !== 'undefined' && gameHistory.result && gameHistory.result !== '*')",
                           f"{engine}: the person's move {move.uci()} on the board", 30)
-            if shot and plies == 12:
-                page.wd.screenshot(shot)
         else:
             end = time.time() + MOVE_WAIT
             while True:
@@ -355,6 +375,9 @@ def play(page, engine, person, scripted=None, shot=None):
                         raise Failed(f"{engine}: answered {board.san(m)} where the line has {scripted[plies]}")
                     board.push(m)
                     plies += 1
+                    if shot and plies == 20:
+                        time.sleep(1.5)  # the move list and clock catch up
+                        page.wd.screenshot(shot)
                     break
                 if result and result != "*":
                     return result, board, "result shown"
@@ -377,6 +400,8 @@ def main():
     person = Person(os.environ.get("PERSON", default_person), int(os.environ.get("PERSON_SEED", "1")))
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     port = free_port()
+    if os.path.exists(shot):
+        os.remove(shot)
     failures, summary = [], []
     started = time.time()
     pico = PicoChess(directory, python, out, port, os.path.join(engine_dir, ENGINES[0]), level, time_control)
@@ -412,13 +437,14 @@ def main():
                 try:
                     choose_engine(page, engine_dir, engine, level)
                     new_game(page)
+                    before = len(reasons(engine_dir, engine))
                     result, board, why = play(page, engine, person,
                                               shot=shot if engine == ENGINES[0] and n == 0 else None)
                     headers = page.headers() or {}
                     check_result(engine, result, board, headers)
-                    line = (f"{engine} game {n + 1}: {result} after {len(board.move_stack)} plies "
-                            f"({why}; PicoChess's header Result {headers.get('Result')}, "
-                            f"Black {headers.get('Black')!r}) in {time.time() - t0:.0f} s")
+                    line = (f"{engine} game {n + 1} ({level}): {describe(engine_dir, engine, result, board, why, before)}; "
+                            f"PicoChess's PGN: Result {headers.get('Result')}, Black {headers.get('Black')!r}; "
+                            f"{time.time() - t0:.0f} s")
                     if result not in ("1-0", "0-1", "1/2-1/2"):
                         raise Failed(line)
                     summary.append(line)
@@ -426,26 +452,47 @@ def main():
                 except Failed as e:
                     failures.append(str(e))
                     log(f"FAILED {e}")
+        # PicoChess's default level: the original machine's thinking time.
+        if os.environ.get("DEFAULT_LEVEL_GAME", "1") == "1":
+            t0 = time.time()
+            try:
+                choose_engine(page, engine_dir, ENGINES[0], "Level@02")
+                new_game(page)
+                before = len(reasons(engine_dir, ENGINES[0]))
+                result, board, why = play(page, ENGINES[0], person)
+                check_result(ENGINES[0], result, board, page.headers() or {})
+                line = (f"{ENGINES[0]} (Level@02, authentic timing): "
+                        f"{describe(engine_dir, ENGINES[0], result, board, why, before)}; {time.time() - t0:.0f} s")
+                summary.append(line)
+                log(line)
+            except Failed as e:
+                failures.append(str(e))
+                log(f"FAILED {e}")
         # The illegal-move line.
         t0 = time.time()
         try:
             choose_engine(page, engine_dir, "chesskelet-lite", level)
             new_game(page)
+            before = len(reasons(engine_dir, "chesskelet-lite"))
             result, board, why = play(page, "chesskelet-lite", person, scripted=ILLEGAL_LINE)
             if len(board.move_stack) != len(ILLEGAL_LINE) or result != "1-0":
                 raise Failed(f"illegal-move line: {result} after {len(board.move_stack)} plies, "
                              f"expected 1-0 after {len(ILLEGAL_LINE)} (the engine's c2c1 refused)")
-            line = (f"illegal-move line: chesskelet-lite's c2c1 after 25.Bxh8 ended the game {result} "
-                    f"({why}) in {time.time() - t0:.0f} s")
+            check_result("chesskelet-lite", result, board, page.headers() or {})
+            said = (reasons(engine_dir, "chesskelet-lite")[before:] or [""])[-1]
+            if not said.startswith("illegal move c2c1"):
+                raise Failed(f"illegal-move line: the engine's log does not refuse c2c1: {said!r}")
+            line = (f"illegal-move line: after 25.Bxh8 PicoChess ended the game {result} "
+                    f"(the engine's log: {said!r}); {time.time() - t0:.0f} s")
             summary.append(line)
             log(line)
             t0 = time.time()
             new_game(page)
+            before = len(reasons(engine_dir, "chesskelet-lite"))
             result, board, why = play(page, "chesskelet-lite", person)
-            if result not in ("1-0", "0-1", "1/2-1/2"):
-                raise Failed(f"the game after the illegal move: {result}")
-            line = (f"next game after it: {result} after {len(board.move_stack)} plies ({why}) "
-                    f"in {time.time() - t0:.0f} s: PicoChess kept working")
+            check_result("chesskelet-lite", result, board, page.headers() or {})
+            line = (f"the next game, New Game after it: {describe(engine_dir, 'chesskelet-lite', result, board, why, before)}; "
+                    f"{time.time() - t0:.0f} s: PicoChess kept working")
             summary.append(line)
             log(line)
         except Failed as e:
@@ -453,6 +500,10 @@ def main():
             log(f"FAILED {e}")
         if not pico.alive():
             failures.append("PicoChess is not running at the end")
+        if os.path.exists(shot):
+            summary.append(f"screenshot of a game in PicoChess's page: {shot}")
+        else:
+            failures.append(f"no screenshot in {shot}")
     except Failed as e:
         failures.append(str(e))
     finally:
