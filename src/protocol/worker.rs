@@ -9,7 +9,7 @@
 //! between slices of emulated time.
 
 use std::panic::{self, AssertUnwindSafe};
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 use super::clock::NO_CLOCK_BUDGET;
 use super::events::{Input, Job, SearchError, SearchRequest, Searched};
@@ -59,6 +59,7 @@ impl<R: Catalogue> Worker<R> {
 
     fn search(&mut self, request: SearchRequest<R>, arrived: Instant) -> Searched<R> {
         let start = Instant::now();
+        let started = SystemTime::now();
         // A clock so large that its deadline is past what `Instant` holds
         // (`level 1 300000000000000000 …`) limits nothing: no deadline, and
         // the hang guard of a search with no clock.
@@ -78,6 +79,7 @@ impl<R: Catalogue> Worker<R> {
             engine.play_until(&request.game, budget, &cut)
         }));
         let host = start.elapsed();
+        timing(started, start.saturating_duration_since(arrived), host);
         let result = match result {
             Ok(played) => played.map_err(SearchError::Engine),
             Err(payload) => {
@@ -107,6 +109,23 @@ impl<R: Catalogue> Worker<R> {
             screen,
         }
     }
+}
+
+/// A debug line for `scripts/go-latency` (target `retrochess::timing`, on
+/// stderr with `RETROCHESS_LOG=retrochess::timing=debug`): when the search
+/// started on the host's wall clock, so the script can set it against the
+/// moment it wrote `go`, and the host time the search took.
+fn timing(started: SystemTime, waited: std::time::Duration, host: std::time::Duration) {
+    let since_epoch = started
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap_or_default();
+    log::debug!(
+        target: "retrochess::timing",
+        "search started at {} us since the epoch, {} us after its command arrived, ran {} us",
+        since_epoch.as_micros(),
+        waited.as_micros(),
+        host.as_micros()
+    );
 }
 
 /// The rows of a rendered screen, blank rows above and below left out.
