@@ -5,15 +5,7 @@
 
 use crate::common::pipe;
 
-use pipe::Engine;
-
-/// A UCI session with `engine`, past `uciok`.
-pub fn uci(engine: &str) -> Engine {
-    let mut e = Engine::start(&["uci", "--engine", engine]);
-    e.send("uci");
-    e.until_prefix("uciok");
-    e
-}
+use pipe::{Engine, uci};
 
 fn bestmove(e: &mut Engine) -> String {
     e.until_prefix("bestmove")
