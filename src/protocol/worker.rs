@@ -13,26 +13,26 @@ use std::time::{Instant, SystemTime};
 
 use super::clock::NO_CLOCK_BUDGET;
 use super::events::{Input, Job, SearchError, SearchRequest, Searched};
-use crate::engines::{Catalogue, Engine, EngineError, EngineOptions};
+use crate::engines::{Catalogue, Engine, EngineError, EngineOptions, Entry};
 use crate::machine::{Cut, ScreenStyle};
 
 /// The engine on its thread: runs [`Job`]s, answers with [`Input`]s.
 pub struct Worker<R: Catalogue> {
-    id: String,
+    entry: &'static Entry,
     options: EngineOptions,
     engine: Box<dyn Engine<R>>,
 }
 
 impl<R: Catalogue> Worker<R> {
-    /// Loads the engine called `id`.
+    /// Loads the engine of `entry`.
     ///
     /// # Errors
-    /// Unknown engine, or its tape cannot be loaded.
-    pub fn new(id: &str, options: &EngineOptions) -> Result<Worker<R>, EngineError> {
+    /// An engine of another game, or its tape cannot be loaded.
+    pub fn new(entry: &'static Entry, options: &EngineOptions) -> Result<Worker<R>, EngineError> {
         Ok(Worker {
-            id: id.to_string(),
+            entry,
             options: options.clone(),
-            engine: R::create(id, options)?,
+            engine: R::create(entry, options)?,
         })
     }
 
@@ -48,7 +48,7 @@ impl<R: Catalogue> Worker<R> {
                 Some(Input::NewGameReady)
             }
             Job::Recreate(options) => {
-                let result = R::create(&self.id, &options).map(|engine| {
+                let result = R::create(self.entry, &options).map(|engine| {
                     self.engine = engine;
                     self.options = options;
                 });
@@ -88,7 +88,7 @@ impl<R: Catalogue> Worker<R> {
                     .map(|s| s.to_string())
                     .or_else(|| payload.downcast_ref::<String>().cloned())
                     .unwrap_or_else(|| "no message".to_string());
-                if let Ok(fresh) = R::create(&self.id, &self.options) {
+                if let Ok(fresh) = R::create(self.entry, &self.options) {
                     self.engine = fresh;
                 }
                 Err(SearchError::Panicked(what))

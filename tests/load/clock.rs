@@ -5,8 +5,8 @@
 //! is: only that no cut comes before the deadline, which holds however
 //! loaded the machine.
 
-use crate::common::pipe::{Engine, cut_after_ms, uci};
 use crate::common::Load;
+use crate::common::pipe::{Engine, cut_after_ms, uci};
 
 /// The deadline at 100 ms on the clock: all of it.
 const DEADLINE_MS: u128 = 100;

@@ -300,7 +300,9 @@ fn replies_under_a_clock_are_moves_or_named_cuts() {
         eprintln!("{go}: bestmove after {:?}", t.elapsed());
         assert!(
             lines.last().unwrap() != "bestmove 0000"
-                || lines.iter().any(|l| l.contains("still running at its deadline")),
+                || lines
+                    .iter()
+                    .any(|l| l.contains("still running at its deadline")),
             "{go}: no move and no cut named\n{}",
             lines.join("\n")
         );
