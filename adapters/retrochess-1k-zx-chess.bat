@@ -1,3 +1,8 @@
 @echo off
-rem Launcher for Windows GUIs (Arena, WinBoard): runs 1k-zx-chess, protocol detected from the first line.
+rem Launcher for Windows GUIs (Arena, WinBoard, cutechess): runs 1k-zx-chess, protocol detected from the first line.
+rem Runs the retrochess.exe beside this file from any working directory, else the one on PATH.
+if not exist "%~dp0retrochess.exe" goto path
+"%~dp0retrochess.exe" --engine 1k-zx-chess %*
+exit /b %errorlevel%
+:path
 retrochess.exe --engine 1k-zx-chess %*

@@ -17,7 +17,7 @@ use retrochess::protocol::{self, Protocol};
 #[derive(Parser)]
 #[command(
     name = "retrochess",
-    version,
+    version = concat!(env!("CARGO_PKG_VERSION"), " (", env!("RETROCHESS_TARGET"), ")"),
     about = "Sinclair-era chess and draughts programs, run unmodified in emulated machines, as UCI/xboard/Hub engines",
     long_about = "Sinclair-era chess and draughts programs, run unmodified in emulated machines, as UCI/xboard/Hub engines.\n\n\
                   With no subcommand, retrochess reads the GUI's first line and speaks UCI (`uci`), \

@@ -29,7 +29,8 @@ use std::time::{Duration, Instant};
 use retrochess::arbiter::Judgement;
 use retrochess::engines::{Catalogue, Engine, EngineOptions, Entry, NATIVE, draughts_1k};
 
-use retrochess::machine::{Core, SplitMix64, profile};
+use retrochess::machine::{Core, profile};
+use retrochess::rng::SplitMix64;
 use retrochess::rules::draughts::Draughts;
 use retrochess::rules::{Game, Rules};
 
@@ -276,7 +277,8 @@ fn search_rates<R: Rules>(engine: &mut dyn Engine<R>, pos: &R::Position) -> Vec<
     }
 }
 
-/// CPU time of the calling thread.
+/// CPU time of the calling thread (clock_gettime's thread clock).
+#[cfg(unix)]
 fn thread_cpu_time() -> Duration {
     let mut ts = libc::timespec {
         tv_sec: 0,
@@ -286,6 +288,36 @@ fn thread_cpu_time() -> Duration {
     let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0;
     if ok {
         Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+    } else {
+        Duration::ZERO
+    }
+}
+
+/// CPU time of the calling thread: GetThreadTimes's kernel and user times,
+/// in 100 ns units.
+#[cfg(windows)]
+fn thread_cpu_time() -> Duration {
+    use windows_sys::Win32::Foundation::FILETIME;
+    use windows_sys::Win32::System::Threading::{GetCurrentThread, GetThreadTimes};
+    let zero = || FILETIME {
+        dwLowDateTime: 0,
+        dwHighDateTime: 0,
+    };
+    let (mut created, mut exited, mut kernel, mut user) = (zero(), zero(), zero(), zero());
+    // SAFETY: the pseudo-handle of the current thread is always valid, and
+    // the four FILETIMEs are ours for the call to fill in.
+    let ok = unsafe {
+        GetThreadTimes(
+            GetCurrentThread(),
+            &mut created,
+            &mut exited,
+            &mut kernel,
+            &mut user,
+        )
+    } != 0;
+    let ticks = |t: &FILETIME| (u64::from(t.dwHighDateTime) << 32) | u64::from(t.dwLowDateTime);
+    if ok {
+        Duration::from_nanos((ticks(&kernel) + ticks(&user)) * 100)
     } else {
         Duration::ZERO
     }

@@ -6,7 +6,11 @@
 //! person's pieces in inverse video, and lower case is also how FEN writes
 //! Black); an inverse block graphic is shown as its complementary block; any
 //! other inverse character is followed by a combining low line (U+0332).
-//! ANSI rendering uses reverse video instead.
+//! ANSI rendering uses reverse video instead. ASCII rendering, what the
+//! protocols send (a GUI may read engine output in its ANSI code page, where
+//! UTF-8 blocks arrive as "â–ˆ"), marks inverse letters the same way and draws
+//! every other glyph with the ASCII character of [`ascii`]; it is close, not
+//! unambiguous (an inverse digit or sign is shown as itself).
 
 use std::fmt::Write;
 
@@ -31,6 +35,8 @@ pub enum ScreenStyle {
     Plain,
     /// ANSI reverse video (`ESC[7m`) for inverse cells.
     Ansi,
+    /// Plain's marking, every byte ASCII (see [`ascii`]).
+    Ascii,
 }
 
 /// The text screen: 24 rows of 32 cells.
@@ -89,6 +95,7 @@ impl TextScreen {
         for row in 0..Self::ROWS {
             match style {
                 ScreenStyle::Plain => out.push_str(&self.row_text(row)),
+                ScreenStyle::Ascii => out.extend(self.row_text(row).chars().filter_map(ascii)),
                 ScreenStyle::Ansi => {
                     let mut line = String::new();
                     let mut inverse = false;
@@ -130,6 +137,39 @@ fn push_plain(s: &mut String, cell: Cell) {
     }
 }
 
+/// The ASCII character that draws a plain-style glyph: itself if ASCII, a
+/// block graphic by the shape it is nearest (`#` full, `"` and `_` the
+/// halves, `'` and `,` the quadrants, `:` and `%` the greys), the few other
+/// characters of the two machines by a look-alike; the combining low line
+/// of an inverse character is dropped.
+pub fn ascii(glyph: char) -> Option<char> {
+    Some(match glyph {
+        '\u{332}' => return None,
+        c if c.is_ascii() => c,
+        '█' => '#',
+        '▀' => '"',
+        '▄' => '_',
+        '▌' => '[',
+        '▐' => ']',
+        '▘' => '`',
+        '▝' => '\'',
+        '▖' => ',',
+        '▗' => '.',
+        '▚' => '\\',
+        '▞' => '/',
+        '▛' => '{',
+        '▜' => '}',
+        '▙' => '&',
+        '▟' => '@',
+        '▒' => ':',
+        '▓' => '%',
+        '↑' => '^',
+        '£' => '~',
+        '©' => 'C',
+        _ => '?',
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,6 +188,29 @@ mod tests {
         let ansi = s.render(ScreenStyle::Ansi);
         assert!(ansi.starts_with("K\x1b[7mK 7▒▘\x1b[27m\n"), "{ansi:?}");
         assert_eq!(s.render(ScreenStyle::Plain).lines().count(), 24);
+        assert!(s.render(ScreenStyle::Ascii).starts_with("Kk#7%@\n"));
+    }
+
+    #[test]
+    fn ascii_draws_every_glyph_of_both_machines_in_ascii() {
+        let mut glyphs: Vec<char> = crate::machine::charset::characters();
+        glyphs.extend(COMPLEMENTS.iter().flat_map(|&(a, b)| [a, b]));
+        glyphs.extend(['▒', '▓', '\u{332}']);
+        for g in glyphs {
+            assert!(
+                ascii(g).is_none_or(|c| c.is_ascii_graphic() || c == ' '),
+                "{g:?}"
+            );
+        }
+        // The sixteen blocks stay sixteen.
+        let mut blocks: Vec<char> = COMPLEMENTS
+            .iter()
+            .flat_map(|&(a, b)| [a, b])
+            .filter_map(ascii)
+            .collect();
+        blocks.sort_unstable();
+        blocks.dedup();
+        assert_eq!(blocks.len(), 16);
     }
 
     #[test]

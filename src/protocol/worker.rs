@@ -97,7 +97,7 @@ impl<R: Catalogue> Worker<R> {
         let screen = if request.screen {
             self.engine
                 .screen()
-                .map(|s| screen_rows(&s.render(ScreenStyle::Plain)))
+                .map(|s| screen_rows(&s.render(ScreenStyle::Ascii)))
         } else {
             None
         };

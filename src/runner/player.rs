@@ -5,14 +5,14 @@
 use std::str::FromStr;
 use std::time::Duration;
 
-use super::MatchGame;
-use super::clock::MatchClock;
 use super::external::{Launch, LaunchError};
+use super::match_game::MatchGame;
 use super::record::MoveNote;
+use super::time_control::MatchClock;
 pub use super::turn::{Player, Turn};
 use crate::engines::{self, BadValue, Engine, EngineError, EngineOptions, Entry, Played};
-use crate::machine::SplitMix64;
 use crate::protocol::{Protocol, UnknownProtocol};
+use crate::rng::SplitMix64;
 use crate::rules::{Game, HangKind, Rules};
 
 /// Who plays, as given on the command line.

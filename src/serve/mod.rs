@@ -44,8 +44,8 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::engines::{self, EngineOptions, Entry, GameKind, RulesError};
-use crate::machine::SplitMix64;
 use crate::picture::{MAX_SCALE, Picture};
+use crate::rng::SplitMix64;
 use crate::rules::Color;
 use crate::rules::chess::ChessRules;
 use crate::rules::draughts::Draughts;

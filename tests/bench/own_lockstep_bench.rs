@@ -15,8 +15,9 @@ use std::collections::BTreeMap;
 
 use retrochess::arbiter::Judgement;
 use retrochess::engines::{self, Catalogue, EngineOptions, GameKind, onek};
+use retrochess::machine::Core;
 use retrochess::machine::cpu::lockstep::{self, Opcode};
-use retrochess::machine::{Core, SplitMix64};
+use retrochess::rng::SplitMix64;
 use retrochess::rules::Game;
 use retrochess::rules::chess::ChessRules;
 use retrochess::rules::draughts::Draughts;

@@ -509,3 +509,20 @@ fn engine_options_before_the_subcommand_still_count() {
     let (ok, _, err) = run(&["--tape", "/nonexistent.p", "screen", "--seed", "3"], "");
     assert!(!ok && err.contains("/nonexistent.p"), "{err}");
 }
+
+#[test]
+fn version_names_the_version_and_the_target() {
+    let (ok, out, _) = run(&["--version"], "");
+    assert!(ok);
+    // "retrochess 0.1.0 (x86_64-unknown-linux-gnu)": the triple cargo built
+    // for, which names this machine's architecture and system.
+    let line = out.trim_end();
+    let rest = line
+        .strip_prefix(&format!("retrochess {} (", env!("CARGO_PKG_VERSION")))
+        .and_then(|r| r.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("{line:?}"));
+    let arch = std::env::consts::ARCH;
+    assert!(rest.starts_with(&format!("{arch}-")), "{rest:?} for {arch}");
+    assert!(rest.contains(std::env::consts::OS), "{rest:?}");
+    assert_eq!(rest.split('-').count(), 4, "a target triple: {rest:?}");
+}

@@ -20,7 +20,7 @@ pub fn uci(engine: &str) -> Engine {
     e
 }
 
-/// `N` of a cut's "cut N ms after the command" (src/protocol/desk.rs).
+/// `N` of a cut's "cut N ms after the command" (src/protocol/searches.rs).
 pub fn cut_after_ms(text: &str) -> Option<u128> {
     let (_, rest) = text.split_once("cut ")?;
     rest.split_once(" ms after the command")?.0.parse().ok()

@@ -11,6 +11,7 @@ mod chesskelet_protocols;
 mod clock;
 mod fuzz_regressions;
 mod hub_session;
+mod line_endings_ascii;
 mod seed_random;
 mod session;
 mod uci_games;

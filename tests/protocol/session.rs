@@ -1,4 +1,4 @@
-//! `src/protocol/session.rs` over pipes with the real binary, as a new user
+//! A protocol session over pipes with the real binary, as a new user
 //! would try it: a new game reseeds the machine (same seed, same game in a
 //! reused process), every `go` gets its `bestmove`, and an illegal move is
 //! never a `pv`.

@@ -9,7 +9,7 @@ use crate::common::pipe;
 use std::time::{Duration, Instant};
 
 use pipe::Engine;
-use retrochess::machine::SplitMix64;
+use retrochess::rng::SplitMix64;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::zobrist::Zobrist64;

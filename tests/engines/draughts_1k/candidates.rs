@@ -12,7 +12,8 @@ use std::time::Instant;
 
 use retrochess::engines::samuel_f8::{self, Side};
 use retrochess::engines::{Catalogue, Engine, EngineOptions, Played, Reply, Thoughts};
-use retrochess::machine::{Core, SplitMix64};
+use retrochess::machine::Core;
+use retrochess::rng::SplitMix64;
 use retrochess::rules::draughts::{Draughts, PdnMove, Position};
 use retrochess::rules::{Color, Game, Rules};
 

@@ -12,7 +12,8 @@ use crate::common;
 
 use retrochess::engines::draughts_1k::Draughts1K;
 use retrochess::engines::{self, Catalogue, Engine, EngineOptions, GameKind, Played, Reply};
-use retrochess::machine::{Core, SplitMix64};
+use retrochess::machine::Core;
+use retrochess::rng::SplitMix64;
 use retrochess::rules::draughts::{Draughts, PdnMove, Piece, Position, Square};
 use retrochess::rules::{Color, Game, Rules, Verdict};
 
