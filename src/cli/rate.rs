@@ -38,6 +38,9 @@ pub struct RateArgs {
     /// Bootstrap resamples for the 95% intervals and the LOS (seeded by --seed).
     #[arg(long, default_value_t = rating::DEFAULT_BOOTSTRAP)]
     bootstrap: usize,
+    /// Seed of the bootstrap's resampling (default 1).
+    #[arg(long)]
+    seed: Option<u64>,
     /// Players in the LOS table.
     #[arg(long, default_value_t = 10)]
     los: usize,
@@ -115,7 +118,9 @@ enum ModelArg {
     Halves,
 }
 
-pub fn run(args: &RateArgs, seed: u64) -> Result<(), CliError> {
+/// Rates the files; `before` is a `--seed` given before the subcommand.
+pub fn run(args: &RateArgs, before: Option<u64>) -> Result<(), CliError> {
+    let seed = args.seed.or(before).unwrap_or(1);
     let text = rate(args, seed).map_err(CliError::Rate)?;
     super::say(&text)
 }

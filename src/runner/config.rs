@@ -20,7 +20,7 @@ pub const DEFAULT_EXTERNAL_TC: TimeControl = TimeControl::Clock {
 };
 
 /// What the runner does when an engine plays an illegal move (the front
-/// ends' choice for their own engine is [`crate::protocol::session::IllegalPolicy`]).
+/// ends' choice for their own engine is [`crate::protocol::settings::IllegalPolicy`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum IllegalRule {
     /// The offender loses the game (as cutechess and fastchess do).

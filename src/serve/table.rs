@@ -8,9 +8,9 @@ use std::str::FromStr;
 use shakmaty::uci::UciMove;
 
 use crate::arbiter::Judgement;
-use crate::engines::{Catalogue, Engine, EngineError, EngineOptions};
+use crate::engines::{Catalogue, Engine, EngineError, EngineOptions, Entry};
 use crate::machine::Display;
-use crate::protocol::session::{self, Weighed};
+use crate::protocol::judging::{Weighed, judge_thoughts};
 use crate::rules::chess::ChessRules;
 use crate::rules::draughts::wire::WireError;
 use crate::rules::draughts::{Draughts, PdnMove};
@@ -254,24 +254,24 @@ pub struct Table<R: PageRules> {
 }
 
 impl<R: PageRules> Table<R> {
-    /// A new game of `rules` against the engine `id`, the person playing
-    /// `person`.
+    /// A new game of `rules` against the engine of `entry`, the person
+    /// playing `person`.
     ///
     /// # Errors
-    /// Unknown engine, or its tape cannot be loaded.
+    /// An engine of another game, or its tape cannot be loaded.
     pub fn new(
         rules: R,
-        id: &str,
+        entry: &'static Entry,
         options: &EngineOptions,
         person: Color,
         illegal_moves: IllegalMoves,
     ) -> Result<Table<R>, EngineError> {
-        let mut engine = R::create(id, options)?;
+        let mut engine = R::create(entry, options)?;
         engine.collect_candidates(true);
         let info = engine.info();
         Ok(Table {
             game: Game::initial(rules),
-            engine_id: id.to_string(),
+            engine_id: entry.info.id.to_string(),
             engine_name: info.name,
             machine: info.machine,
             engine,
@@ -339,8 +339,7 @@ impl<R: PageRules> Table<R> {
         let reply = self.engine.play(&self.game, self.budget)?;
         let (candidates, tie_break) = match &reply.thoughts {
             Some(thoughts) => {
-                let judged: Vec<Weighed<R>> =
-                    session::judge_thoughts(self.game.rules(), &before, thoughts);
+                let judged: Vec<Weighed<R>> = judge_thoughts(self.game.rules(), &before, thoughts);
                 let list = judged
                     .iter()
                     .map(|w| Considered {

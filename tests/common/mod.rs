@@ -157,7 +157,10 @@ pub fn chess_engine(
     Box<dyn retrochess::engines::Engine<retrochess::rules::chess::ChessRules>>,
     retrochess::engines::EngineError,
 > {
-    <retrochess::rules::chess::ChessRules as retrochess::engines::Catalogue>::create(id, options)
+    <retrochess::rules::chess::ChessRules as retrochess::engines::Catalogue>::create(
+        retrochess::engines::find(id)?,
+        options,
+    )
 }
 
 /// Reads `tests/fixtures/NAME` (see tests/fixtures/README.md).

@@ -28,7 +28,8 @@ fn engine(id: &str, seed: u64, core: Core, collect: bool) -> Box<dyn Engine<Drau
         core,
         ..EngineOptions::default()
     };
-    let mut e = Draughts::create(id, &options).expect("a draughts engine");
+    let mut e = Draughts::create(retrochess::engines::find(id).unwrap(), &options)
+        .expect("a draughts engine");
     if collect {
         assert!(e.collect_candidates(true), "{id} collects candidates");
     }

@@ -22,7 +22,7 @@ fn engine(seed: u64) -> Box<dyn Engine<Draughts>> {
         seed,
         ..EngineOptions::default()
     };
-    Draughts::create("draughts-1k", &options).unwrap()
+    Draughts::create(retrochess::engines::find("draughts-1k").unwrap(), &options).unwrap()
 }
 
 /// The engine's reply on the reference core, iz80.
@@ -33,7 +33,9 @@ fn on_iz80(game: &Game<Draughts>) -> Reply<PdnMove> {
         ..EngineOptions::default()
     };
     ask(
-        Draughts::create("draughts-1k", &options).unwrap().as_mut(),
+        Draughts::create(retrochess::engines::find("draughts-1k").unwrap(), &options)
+            .unwrap()
+            .as_mut(),
         game,
     )
 }
