@@ -33,12 +33,14 @@
 #
 # Usage: scripts/ladder.sh [OUT_DIR] [PART...]
 #   OUT_DIR  where the PGN/PDN files and tables go (default ladder/): the
-#            chess games in OUT_DIR/chess, the draughts in OUT_DIR/draughts.
-#   PART     stockfish (the chess games without a retro engine), retro (the
-#            chess games with one: retro-robin, their round robin with the
-#            random mover, and retro-rungs, each against the 30% rung, which
-#            may run at once), draughts, rate (the tables and charts);
-#            default stockfish retro draughts rate.
+#            chess games in OUT_DIR/chess, the draughts in OUT_DIR/draughts,
+#            the wall time of each part and of the whole in OUT_DIR/times.txt.
+#   PART     draughts, retro (the chess games with a retro engine:
+#            retro-robin, their round robin with the random mover, then
+#            retro-rungs, each against the 30% rung), stockfish (the chess
+#            games without a retro engine), rate (the tables and charts);
+#            default all four in that order: the whole ladder, 5,900 chess
+#            and 24,600 draughts games, in one command.
 # Environment: RETROCHESS (the binary, default retrochess on PATH),
 # STOCKFISH (default /usr/games/stockfish), NODES (5000), SHARDS (each match
 # is played as this many shards under GNU parallel, default 2), JOBS (shards
@@ -48,7 +50,7 @@
 set -eu
 out=${1:-ladder}
 [ $# -gt 0 ] && shift
-parts=${*:-stockfish retro draughts rate}
+parts=${*:-draughts retro stockfish rate}
 rc=${RETROCHESS:-retrochess}
 sf=${STOCKFISH:-/usr/games/stockfish}
 nodes=${NODES:-5000}
@@ -58,6 +60,11 @@ core=${CORE:-own}
 seed=${SEED:-1}
 scale=${SCALE:-1}
 mkdir -p "$out/chess" "$out/draughts"
+began=$(date +%s)
+# took PART START: the part's wall time, on stderr and in OUT_DIR/times.txt.
+took() {
+  echo "$1 $(($(date +%s) - $2)) s (ended $(date -u +%Y-%m-%dT%H:%M:%SZ))" | tee -a "$out/times.txt" >&2
+}
 
 # play DIR NAME GAMES GAME SPEC... : one match (a round robin of the SPECs),
 # as $shards shards under GNU parallel, one game at a time in each shard.
@@ -87,6 +94,7 @@ d12="$a,dilute=0.12"
 d30="$a,dilute=0.3"
 
 for part in $parts; do
+  start=$(date +%s)
   case $part in
   stockfish)
     play chess sf1350-d12 600 chess -e "$a" -e "$d12"
@@ -135,17 +143,25 @@ for part in $parts; do
     play draughts d1k-d75 1000 draughts -e draughts-1k -e "$l1,dilute=0.75"
     ;;
   rate)
-    for model in halves davidson; do
-      "$rc" rate --model "$model" --anchor "$anchor=1350" --csv "$out"/chess/*.pgn > "$out/chess-$model.csv"
-      "$rc" rate --model "$model" --anchor "Random mover=0" --csv "$out"/draughts/*.pdn > "$out/draughts-$model.csv"
+    # Each game whose games are there: both models' CSV, the table with
+    # every pair's score, the chart, and the manual's table
+    # (docs/ratings.md, by scripts/ladder-tables.py).
+    for game in chess draughts; do
+      if [ "$game" = chess ]; then ext=pgn a=$anchor at=1350; else ext=pdn a="Random mover" at=0; fi
+      ls "$out/$game"/*."$ext" > /dev/null 2>&1 || continue
+      for model in halves davidson; do
+        "$rc" rate --model "$model" --anchor "$a=$at" --csv "$out/$game"/*."$ext" > "$out/$game-$model.csv"
+      done
+      "$rc" rate --anchor "$a=$at" --pairs --plot "$out/$game.svg" "$out/$game"/*."$ext" > "$out/$game-ratings.txt"
+      python3 "$(dirname "$0")/ladder-tables.py" "$out/$game-halves.csv" "$out/$game-davidson.csv" "$a" > "$out/$game-table.md"
+      cat "$out/$game-ratings.txt"
     done
-    "$rc" rate --anchor "$anchor=1350" --pairs --plot "$out/chess.svg" "$out"/chess/*.pgn > "$out/chess-ratings.txt"
-    "$rc" rate --anchor "Random mover=0" --pairs --plot "$out/draughts.svg" "$out"/draughts/*.pdn > "$out/draughts-ratings.txt"
-    cat "$out/chess-ratings.txt" "$out/draughts-ratings.txt"
     ;;
   *)
     echo "ladder.sh: unknown part $part (stockfish, retro, retro-robin, retro-rungs, draughts, rate)" >&2
     exit 2
     ;;
   esac
+  took "$part" "$start"
 done
+took "all ($parts)" "$began"

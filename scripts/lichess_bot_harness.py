@@ -54,7 +54,7 @@ import chess.engine
 import requests
 import yaml
 
-LICHESS_BOT = os.environ.get("LICHESS_BOT_DIR", "/work/peers/lichess-bot")
+LICHESS_BOT = os.environ["LICHESS_BOT_DIR"]  # set by scripts/lichess-bot-harness.sh
 CALLER = os.getcwd()  # paths on the command line are the caller's
 sys.path.insert(0, LICHESS_BOT)
 os.chdir(LICHESS_BOT)
@@ -380,7 +380,7 @@ def play_one(args: argparse.Namespace, number: int) -> dict[str, Any]:
     lines = text.splitlines()
     # What the engine said about a reply that is not a legal move (its reasons), and what lichess-bot did.
     notes = [line.split(">> ", 1)[1] for line in lines
-             if ">> " in line and any(k in line for k in ("illegal move", "dead end", "did not finish", "hung",
+             if ">> " in line and any(k in line for k in ("illegal move", "dead end", "did not come back", "did not finish", "hung",
                                                             "no move", "IllegalMoves", "tellusererror", "resign"))
              and "NNUE" not in line and "feature" not in line and "option" not in line]
     result = dict(server.result)

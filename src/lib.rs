@@ -16,6 +16,9 @@
 //! - [`protocol`]: UCI and CECP as state machines over lines, on one
 //!   protocol core (session, worker, search desk).
 //! - [`runner`]: the match runner, generic over the game.
+//!
+//! Beside them, [`rng`]: the one seeded random number generator, for the
+//! machines, the engines, the runner, ratings, the page and the protocols.
 
 pub mod arbiter;
 pub mod engines;
@@ -23,6 +26,7 @@ pub mod machine;
 pub mod picture;
 pub mod protocol;
 pub mod rating;
+pub mod rng;
 pub mod rules;
 pub mod runner;
 pub mod serve;

@@ -10,13 +10,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use retrochess::engines::{self, EngineOptions, GameKind};
+use retrochess::engines::{self, EngineOptions, Entry, GameKind};
 use retrochess::machine::Core;
 use retrochess::protocol::{self, Protocol};
-
-const DEFAULT_ENGINE: &str = "1k-zx-chess";
-/// The engine `retrochess hub` runs when none is named.
-const DEFAULT_DRAUGHTS_ENGINE: &str = "samuel-f8";
 
 #[derive(Parser)]
 #[command(
@@ -30,9 +26,11 @@ const DEFAULT_DRAUGHTS_ENGINE: &str = "samuel-f8";
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// Engine to run (see `retrochess engines`).
+    /// Engine to run (see `retrochess engines`; default 1k-zx-chess, or
+    /// samuel-f8 for draughts).
     #[arg(long, short)]
     engine: Option<String>,
+    /// The engine's options, also before a subcommand that runs an engine.
     #[command(flatten)]
     options: EngineArgs,
     /// More log output on stderr (-v info, -vv debug).
@@ -40,24 +38,28 @@ struct Cli {
     verbose: u8,
 }
 
-#[derive(Args, Clone)]
+/// The options of an emulated engine: given to each subcommand that runs
+/// one (and before the subcommand, as before).
+#[derive(Args, Clone, Default)]
 struct EngineArgs {
-    /// Seed for everything the real machine left to chance (FRAMES, typing times).
-    #[arg(long, default_value_t = 1, global = true)]
-    seed: u64,
+    /// Seed for everything the real machine left to chance (FRAMES, typing
+    /// times); default 1.
+    #[arg(long)]
+    seed: Option<u64>,
     /// From the initial position, let the program think instead of playing its tape's first move.
-    #[arg(long, global = true)]
+    #[arg(long)]
     think_first_move: bool,
-    /// How FRAMES moves while a ZX81 program thinks: slow (as the real machine) or fast (frozen).
-    #[arg(long, value_enum, default_value = "slow", global = true)]
-    frames: Frames,
+    /// How FRAMES moves while a ZX81 program thinks: slow (as the real
+    /// machine; the default) or fast (frozen).
+    #[arg(long, value_enum)]
+    frames: Option<Frames>,
     /// Load this tape or snapshot instead of the built-in one.
-    #[arg(long, global = true)]
+    #[arg(long)]
     tape: Option<PathBuf>,
     /// Set an option an engine's driver declares (NAME=VALUE; see the
     /// options each engine offers over UCI); engines that do not declare it
     /// ignore it.
-    #[arg(long = "option", value_name = "NAME=VALUE", global = true)]
+    #[arg(long = "option", value_name = "NAME=VALUE")]
     driver_options: Vec<String>,
     /// Z80 core: own (ours, the default: exact T-states, 2–3× as fast as z80emu); z80emu
     /// (the same T-states and results; the default before ours); iz80 (reproduces games
@@ -65,8 +67,8 @@ struct EngineArgs {
     /// JP cc as 7 not taken, 12 taken, the Z80 manual says 7 and 10); lockstep (z80emu and
     /// iz80 compared after every instruction; slow); lockstep-own (z80emu and ours compared
     /// exactly after every instruction; slow).
-    #[arg(long, value_enum, default_value = "own", global = true)]
-    core: CoreArg,
+    #[arg(long, value_enum)]
+    core: Option<CoreArg>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -84,112 +86,48 @@ enum Frames {
     Fast,
 }
 
+/// A protocol front end's arguments.
+#[derive(Args)]
+struct Front {
+    /// Engine to run (default 1k-zx-chess; samuel-f8 for `hub`).
+    #[arg(long, short)]
+    engine: Option<String>,
+    #[command(flatten)]
+    options: EngineArgs,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Speak UCI on stdin/stdout.
-    Uci {
-        /// Engine to run.
-        #[arg(long, short)]
-        engine: Option<String>,
-    },
+    Uci(Front),
     /// Speak CECP (xboard/WinBoard protocol 2) on stdin/stdout.
-    Xboard {
-        /// Engine to run.
-        #[arg(long, short)]
-        engine: Option<String>,
-    },
+    Xboard(Front),
     /// Speak Hub (the draughts protocol of Scan, version 2; pydraughts's
     /// HubEngine on 8x8) on stdin/stdout.
-    Hub {
-        /// Draughts engine to run (default samuel-f8).
-        #[arg(long, short)]
-        engine: Option<String>,
-    },
+    Hub(Front),
     /// Play a match or round-robin: built-in engines, `random`, or external engines.
-    Match(cli::matches::MatchArgs),
+    Match {
+        #[command(flatten)]
+        args: cli::matches::MatchArgs,
+        #[command(flatten)]
+        options: EngineArgs,
+    },
     /// Rate the players of PGN (chess) or PDN (draughts) files jointly:
-    /// Bradley-Terry with a draw parameter, 95% bootstrap intervals, LOS.
+    /// draws as halves (as Ordo) or Bradley-Terry with a draw parameter
+    /// (--model davidson), 95% bootstrap intervals, LOS.
     Rate(cli::rate::RateArgs),
     /// Play the engine in this terminal: chess in standard coordinates
     /// (e2e4) or SAN, draughts in PDN numbering (11-15, 15x24).
-    Play {
-        /// Engine to play.
-        #[arg(long, short)]
-        engine: Option<String>,
-        /// Your colour (default: Black in chess; White in draughts, where
-        /// Black moves first).
-        #[arg(long, value_enum)]
-        color: Option<Side>,
-        /// The draughts rules that judge every move: english (default) or
-        /// zx81-1k (Draughts 1K's house rules).
-        #[arg(long)]
-        rules: Option<String>,
-        /// Show the emulated screen with ANSI reverse video.
-        #[arg(long)]
-        ansi: bool,
-        /// Write a PNG picture of the emulated screen to this directory after
-        /// every move (ply-000.png, ply-001.png, ...).
-        #[arg(long, value_name = "DIR")]
-        png_dir: Option<std::path::PathBuf>,
-    },
+    Play(PlayArgs),
     /// Show how the program weighs a position: every candidate move with
     /// its own score, the order it weighed them, its tie-break, each move's
     /// legality, and the move it chose.
-    Explain {
-        /// Engine to ask.
-        #[arg(long, short)]
-        engine: Option<String>,
-        /// The position (chess FEN or PDN FEN); the initial position if left out.
-        #[arg(long)]
-        fen: Option<String>,
-        /// Moves played from there, separated by spaces ("e2e4 e7e5", "11-15 23-19").
-        #[arg(long, default_value = "", allow_hyphen_values = true)]
-        moves: String,
-        /// The draughts rules: english (default) or zx81-1k.
-        #[arg(long)]
-        rules: Option<String>,
-    },
+    Explain(ExplainArgs),
     /// Print the engine's emulated screen after start-up (or after
     /// `--play`), as text or as a PNG picture.
-    Screen {
-        /// Engine to show.
-        #[arg(long, short)]
-        engine: Option<String>,
-        /// ANSI reverse video instead of plain text.
-        #[arg(long)]
-        color: bool,
-        /// Write a PNG picture of the screen, pixel for pixel, to this file.
-        #[arg(long, value_name = "FILE")]
-        png: Option<std::path::PathBuf>,
-        /// Enlarge the picture this many times (1 to 8).
-        #[arg(long, default_value_t = 2)]
-        scale: usize,
-        /// Your moves, separated by spaces; the engine answers each (as in
-        /// `retrochess serve`), and the screen is shown after the last answer.
-        #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
-        play: Option<String>,
-        /// Your colour with --play (default: Black in chess, White in draughts:
-        /// the program moves first, as on its machine).
-        #[arg(long, value_enum)]
-        person: Option<Side>,
-        /// The draughts rules: english (default) or zx81-1k.
-        #[arg(long)]
-        rules: Option<String>,
-    },
+    Screen(ScreenArgs),
     /// A local web page to play any engine, beside its emulated screen.
-    Serve {
-        /// Address to listen on (default 127.0.0.1:8481). Anything other than
-        /// a loopback address is reachable from other machines: a warning is
-        /// printed.
-        #[arg(long, value_name = "ADDR")]
-        listen: Option<String>,
-        /// Games played at once; the next new game is refused with a message.
-        #[arg(long, default_value_t = 32)]
-        max_games: usize,
-        /// Minutes after which a game nobody asks about is dropped.
-        #[arg(long, default_value_t = 15)]
-        idle_minutes: u64,
-    },
+    Serve(ServeArgs),
     /// Benchmark: a fixed, seeded sequence of engine moves, and the bare emulator's rate.
     Bench {
         /// Engine to measure.
@@ -198,9 +136,99 @@ enum Command {
         /// Engine moves to play.
         #[arg(long, default_value_t = 40)]
         moves: usize,
+        #[command(flatten)]
+        options: EngineArgs,
     },
     /// List the built-in engines.
     Engines,
+}
+
+#[derive(Args)]
+struct PlayArgs {
+    /// Engine to play.
+    #[arg(long, short)]
+    engine: Option<String>,
+    /// Your colour (default: Black in chess; White in draughts, where
+    /// Black moves first).
+    #[arg(long, value_enum)]
+    color: Option<Side>,
+    /// The draughts rules that judge every move: english (default) or
+    /// zx81-1k (Draughts 1K's house rules).
+    #[arg(long)]
+    rules: Option<String>,
+    /// Show the emulated screen with ANSI reverse video.
+    #[arg(long)]
+    ansi: bool,
+    /// Write a PNG picture of the emulated screen to this directory after
+    /// every move (ply-000.png, ply-001.png, ...).
+    #[arg(long, value_name = "DIR")]
+    png_dir: Option<PathBuf>,
+    #[command(flatten)]
+    options: EngineArgs,
+}
+
+#[derive(Args)]
+struct ExplainArgs {
+    /// Engine to ask.
+    #[arg(long, short)]
+    engine: Option<String>,
+    /// The position (chess FEN or PDN FEN); the initial position if left out.
+    #[arg(long)]
+    fen: Option<String>,
+    /// Moves played from there, separated by spaces ("e2e4 e7e5", "11-15 23-19").
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
+    moves: String,
+    /// The draughts rules: english (default) or zx81-1k.
+    #[arg(long)]
+    rules: Option<String>,
+    #[command(flatten)]
+    options: EngineArgs,
+}
+
+#[derive(Args)]
+struct ScreenArgs {
+    /// Engine to show.
+    #[arg(long, short)]
+    engine: Option<String>,
+    /// ANSI reverse video instead of plain text.
+    #[arg(long)]
+    color: bool,
+    /// Write a PNG picture of the screen, pixel for pixel, to this file.
+    #[arg(long, value_name = "FILE")]
+    png: Option<PathBuf>,
+    /// Enlarge the picture this many times (1 to 8).
+    #[arg(long, default_value_t = 2)]
+    scale: usize,
+    /// Your moves, separated by spaces; the engine answers each (as in
+    /// `retrochess serve`), and the screen is shown after the last answer.
+    #[arg(long, value_name = "MOVES", allow_hyphen_values = true)]
+    play: Option<String>,
+    /// Your colour with --play (default: Black in chess, White in draughts:
+    /// the program moves first, as on its machine).
+    #[arg(long, value_enum)]
+    person: Option<Side>,
+    /// The draughts rules: english (default) or zx81-1k.
+    #[arg(long)]
+    rules: Option<String>,
+    #[command(flatten)]
+    options: EngineArgs,
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    /// Address to listen on (default 127.0.0.1:8481). Anything other than
+    /// a loopback address is reachable from other machines: a warning is
+    /// printed.
+    #[arg(long, value_name = "ADDR")]
+    listen: Option<String>,
+    /// Games played at once; the next new game is refused with a message.
+    #[arg(long, default_value_t = 32)]
+    max_games: usize,
+    /// Minutes after which a game nobody asks about is dropped.
+    #[arg(long, default_value_t = 15)]
+    idle_minutes: u64,
+    #[command(flatten)]
+    options: EngineArgs,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -219,13 +247,25 @@ impl Side {
 }
 
 impl EngineArgs {
+    /// These options over `before`, those given before the subcommand.
+    fn over(&self, before: &EngineArgs) -> EngineArgs {
+        EngineArgs {
+            seed: self.seed.or(before.seed),
+            think_first_move: self.think_first_move || before.think_first_move,
+            frames: self.frames.or(before.frames),
+            tape: self.tape.clone().or_else(|| before.tape.clone()),
+            driver_options: [&before.driver_options[..], &self.driver_options[..]].concat(),
+            core: self.core.or(before.core),
+        }
+    }
+
     /// The engine options: `--frames` and `--think-first-move` are
     /// shorthands for the 1K ZX Chess driver's `Frames` and `Opening`.
     fn options(&self) -> Result<EngineOptions, cli::CliError> {
         let mut options = EngineOptions {
-            seed: self.seed,
+            seed: self.seed.unwrap_or(1),
             tape: self.tape.clone(),
-            core: match self.core {
+            core: match self.core.unwrap_or(CoreArg::Own) {
                 CoreArg::Own => Core::Own,
                 CoreArg::Z80emu => Core::Z80emu,
                 CoreArg::Iz80 => Core::Iz80,
@@ -234,7 +274,7 @@ impl EngineArgs {
             },
             ..EngineOptions::default()
         };
-        let frames = match self.frames {
+        let frames = match self.frames.unwrap_or(Frames::Slow) {
             Frames::Slow => "slow",
             Frames::Fast => "fast",
         };
@@ -265,14 +305,11 @@ fn main() -> ExitCode {
         .parse_env("RETROCHESS_LOG")
         .target(env_logger::Target::Stderr)
         .init();
-    let result = match cli.options.options() {
-        Ok(options) => run(cli.command, cli.engine, options),
-        Err(e) => {
-            eprintln!("retrochess: {e}");
-            return ExitCode::FAILURE;
-        }
+    let before = Before {
+        engine: cli.engine,
+        options: cli.options,
     };
-    match result {
+    match run(cli.command, &before) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("retrochess: {e}");
@@ -281,98 +318,98 @@ fn main() -> ExitCode {
     }
 }
 
-/// Runs the subcommand; `top` is the `--engine` given before it. Its length
-/// is the dispatch table's: one match arm a subcommand.
-fn run(
-    command: Option<Command>,
-    top: Option<String>,
-    options: EngineOptions,
-) -> Result<(), cli::CliError> {
-    // `--engine` may stand before or after the subcommand.
-    let pick = |e: Option<String>| {
-        e.or_else(|| top.clone())
-            .unwrap_or_else(|| DEFAULT_ENGINE.to_string())
+/// What was given before the subcommand: `--engine` and the engine's
+/// options, which those after it override.
+struct Before {
+    engine: Option<String>,
+    options: EngineArgs,
+}
+
+impl Before {
+    /// The engine named after the subcommand, or before it, or the
+    /// game's default: resolved here, once, into its catalogue entry.
+    fn engine(&self, named: Option<&str>, game: GameKind) -> Result<&'static Entry, cli::CliError> {
+        match named.or(self.engine.as_deref()) {
+            Some(id) => Ok(engines::find(id)?),
+            None => Ok(engines::default_for(game)),
+        }
+    }
+
+    /// The engine options given after the subcommand over those before.
+    fn options(&self, after: &EngineArgs) -> Result<EngineOptions, cli::CliError> {
+        after.over(&self.options).options()
+    }
+}
+
+/// Runs the subcommand. Its length is the dispatch table's: one match arm
+/// a subcommand.
+fn run(command: Option<Command>, before: &Before) -> Result<(), cli::CliError> {
+    let Some(command) = command else {
+        return detect_and_serve(before);
     };
     match command {
-        Some(Command::Uci { engine }) => {
-            protocol::serve(Protocol::Uci, &pick(engine), options, None).map_err(Into::into)
-        }
-        Some(Command::Xboard { engine }) => {
-            protocol::serve(Protocol::Xboard, &pick(engine), options, None).map_err(Into::into)
-        }
-        Some(Command::Hub { engine }) => {
-            let engine = engine
-                .or(top)
-                .unwrap_or_else(|| DEFAULT_DRAUGHTS_ENGINE.to_string());
-            protocol::serve(Protocol::Hub, &engine, options, None).map_err(Into::into)
-        }
-        None => detect_and_serve(top, options),
-        Some(Command::Match(args)) => cli::matches::run(&args, &options),
-        Some(Command::Rate(args)) => cli::rate::run(&args, options.seed),
-        Some(Command::Play {
-            engine,
-            color,
-            rules,
-            ansi,
-            png_dir,
-        }) => {
-            let person = color.map(|c| match c {
-                Side::White => shakmaty::Color::White,
-                Side::Black => shakmaty::Color::Black,
-            });
-            cli::play::run(
-                &pick(engine),
-                &options,
-                person,
-                rules.as_deref(),
-                ansi,
-                png_dir.as_deref(),
-            )
-        }
-        Some(Command::Explain {
-            engine,
-            fen,
-            moves,
-            rules,
-        }) => {
-            let engine = pick(engine);
+        Command::Uci(front) => serve(Protocol::Uci, &front, before, None),
+        Command::Xboard(front) => serve(Protocol::Xboard, &front, before, None),
+        Command::Hub(front) => serve(Protocol::Hub, &front, before, None),
+        Command::Match { args, options } => cli::matches::run(&args, &before.options(&options)?),
+        Command::Rate(args) => cli::rate::run(&args, before.options.seed),
+        Command::Play(a) => cli::play::run(
+            before.engine(a.engine.as_deref(), GameKind::Chess)?,
+            &before.options(&a.options)?,
+            a.color.map(Side::color),
+            a.rules.as_deref(),
+            a.ansi,
+            a.png_dir.as_deref(),
+        ),
+        Command::Explain(a) => {
             let request = cli::explain::Request {
-                engine: &engine,
-                fen: fen.as_deref(),
-                moves: &moves,
-                rules: rules.as_deref(),
+                engine: before.engine(a.engine.as_deref(), GameKind::Chess)?,
+                fen: a.fen.as_deref(),
+                moves: &a.moves,
+                rules: a.rules.as_deref(),
             };
-            cli::explain::run(&request, &options)
+            cli::explain::run(&request, &before.options(&a.options)?)
         }
-        Some(Command::Screen {
-            engine,
-            color,
-            png,
-            scale,
-            play,
-            person,
-            rules,
-        }) => {
-            let engine = pick(engine);
+        Command::Screen(a) => {
             let request = cli::screen::Request {
-                engine: &engine,
-                ansi: color,
-                png: png.as_deref(),
-                scale,
-                play: play.as_deref(),
-                person: person.map(Side::color),
-                rules: rules.as_deref(),
+                engine: before.engine(a.engine.as_deref(), GameKind::Chess)?,
+                ansi: a.color,
+                png: a.png.as_deref(),
+                scale: a.scale,
+                play: a.play.as_deref(),
+                person: a.person.map(Side::color),
+                rules: a.rules.as_deref(),
             };
-            cli::screen::run(&request, &options)
+            cli::screen::run(&request, &before.options(&a.options)?)
         }
-        Some(Command::Serve {
-            listen,
-            max_games,
-            idle_minutes,
-        }) => cli::serve::run(listen.as_deref(), max_games, idle_minutes, &options),
-        Some(Command::Bench { engine, moves }) => cli::bench::run(&pick(engine), &options, moves),
-        Some(Command::Engines) => list_engines(),
+        Command::Serve(a) => {
+            let options = before.options(&a.options)?;
+            cli::serve::run(a.listen.as_deref(), a.max_games, a.idle_minutes, &options)
+        }
+        Command::Bench {
+            engine,
+            moves,
+            options,
+        } => cli::bench::run(
+            before.engine(engine.as_deref(), GameKind::Chess)?,
+            &before.options(&options)?,
+            moves,
+        ),
+        Command::Engines => list_engines(),
     }
+}
+
+/// `retrochess uci|xboard|hub`: the engine named, or the protocol's game's
+/// default, served on stdin/stdout (`first`: a line already read).
+fn serve(
+    protocol: Protocol,
+    front: &Front,
+    before: &Before,
+    first: Option<String>,
+) -> Result<(), cli::CliError> {
+    let engine = before.engine(front.engine.as_deref(), protocol.game())?;
+    let options = before.options(&front.options)?;
+    Ok(protocol::serve(protocol, engine, options, first)?)
 }
 
 /// `retrochess engines`: the registry, one line an engine.
@@ -381,8 +418,8 @@ fn list_engines() -> Result<(), cli::CliError> {
     for entry in engines::catalogue() {
         let info = entry.info;
         let game = match entry.game {
-            engines::GameKind::Chess => "chess",
-            engines::GameKind::Draughts => "draughts",
+            GameKind::Chess => "chess",
+            GameKind::Draughts => "draughts",
         };
         text += &format!(
             "{:21} {game:9} {} ({}, {}, {})\n",
@@ -394,7 +431,7 @@ fn list_engines() -> Result<(), cli::CliError> {
 
 /// No subcommand: the GUI's first line says which protocol it speaks (and,
 /// when no engine is named, which game's default engine to run).
-fn detect_and_serve(id: Option<String>, options: EngineOptions) -> Result<(), cli::CliError> {
+fn detect_and_serve(before: &Before) -> Result<(), cli::CliError> {
     let mut first = String::new();
     loop {
         first.clear();
@@ -410,12 +447,12 @@ fn detect_and_serve(id: Option<String>, options: EngineOptions) -> Result<(), cl
         }
     }
     match Protocol::detect(&first) {
-        Some(p) => {
-            let id = id.unwrap_or_else(|| match p.game() {
-                GameKind::Chess => DEFAULT_ENGINE.to_string(),
-                GameKind::Draughts => DEFAULT_DRAUGHTS_ENGINE.to_string(),
-            });
-            Ok(protocol::serve(p, &id, options, Some(first))?)
+        Some(protocol) => {
+            let front = Front {
+                engine: None,
+                options: EngineArgs::default(),
+            };
+            serve(protocol, &front, before, Some(first))
         }
         None => Err(cli::CliError::UnknownProtocol(first.trim().to_string())),
     }

@@ -6,7 +6,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use retrochess::engines::{self, EngineOptions};
-use retrochess::protocol::Settings;
+use retrochess::protocol::settings::Settings;
 use retrochess::protocol::xboard::Xboard;
 
 fuzz_target!(|data: &[u8]| {

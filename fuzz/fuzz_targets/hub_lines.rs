@@ -14,7 +14,9 @@
 use libfuzzer_sys::fuzz_target;
 use retrochess::engines::{self, EngineOptions};
 use retrochess::protocol::hub::{Hub, split};
-use retrochess::protocol::{Action, FrontEnd, Input, Settings};
+use retrochess::protocol::FrontEnd;
+use retrochess::protocol::events::{Action, Input};
+use retrochess::protocol::settings::Settings;
 use retrochess::rules::draughts::Draughts;
 
 struct Checked(Hub);

@@ -5,7 +5,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use retrochess::engines::{self, EngineOptions};
-use retrochess::protocol::Settings;
+use retrochess::protocol::settings::Settings;
 use retrochess::protocol::uci::Uci;
 
 fuzz_target!(|data: &[u8]| {

@@ -20,9 +20,9 @@ use std::time::Duration;
 
 use retrochess::engines::Catalogue;
 use retrochess::engines::{Candidate, EngineError, Hang, InputPath, Played, Reply, Thoughts, Ties};
-use retrochess::machine::SplitMix64;
-use retrochess::protocol::session::{SearchError, SearchRequest, Searched};
-use retrochess::protocol::{Action, FrontEnd, Input, Job};
+use retrochess::rng::SplitMix64;
+use retrochess::protocol::events::{Action, Input, Job, SearchError, SearchRequest, Searched};
+use retrochess::protocol::FrontEnd;
 use retrochess::rules::HangKind;
 use retrochess::rules::chess::ChessRules;
 use retrochess::rules::draughts::{Draughts, PdnMove, Square as DraughtsSquare};
@@ -117,7 +117,7 @@ impl<R: Fuzzed> Edge<R> {
         for action in front.handle(input) {
             match action {
                 Action::Send(line) => assert!(!line.contains('\n'), "two lines in one: {line:?}"),
-                Action::Note(_) => {}
+                Action::Note(_) | Action::Debug(_) => {}
                 Action::Job(Job::Search(request)) => {
                     self.pending.push_back(Pending::Search(request))
                 }

@@ -27,15 +27,15 @@ use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use retrochess::arbiter::Judgement;
-use retrochess::engines::{Catalogue, Engine, EngineOptions, GameKind};
+use retrochess::engines::{Catalogue, Engine, EngineOptions, Entry, NATIVE, draughts_1k};
 
-use super::explain::searching;
-use retrochess::machine::{Core, SplitMix64, profile};
-use retrochess::rules::chess::ChessRules;
+use retrochess::machine::{Core, profile};
+use retrochess::rng::SplitMix64;
 use retrochess::rules::draughts::Draughts;
 use retrochess::rules::{Game, Rules};
 
-use super::{CliError, game_of};
+use super::CliError;
+use retrochess::with_rules;
 
 /// One core's run of the workload.
 struct Workload<R: Catalogue> {
@@ -62,18 +62,18 @@ struct Workload<R: Catalogue> {
 impl<R: Catalogue + Clone> Workload<R> {
     fn new(
         rules: R,
-        id: &str,
+        entry: &'static Entry,
         options: &EngineOptions,
         core: Core,
         profiled: bool,
     ) -> Result<Self, CliError> {
         let options = EngineOptions {
             core,
-            ..searching(id, options)
+            ..entry.search_options(options)
         };
         Ok(Workload {
             core,
-            engine: R::create(id, &options)?,
+            engine: R::create(entry, &options)?,
             rng: SplitMix64::new(options.seed),
             game: Game::initial(rules.clone()),
             rules,
@@ -168,16 +168,14 @@ impl<R: Catalogue + Clone> Workload<R> {
     }
 }
 
-pub fn run(id: &str, options: &EngineOptions, moves: usize) -> Result<(), CliError> {
-    if retrochess::engines::info(id).is_some_and(|i| i.machine == retrochess::engines::NATIVE) {
-        return native(id, options, moves);
+pub fn run(entry: &'static Entry, options: &EngineOptions, moves: usize) -> Result<(), CliError> {
+    if entry.info.machine == NATIVE {
+        return native(entry, options, moves);
     }
-    let benched = match game_of(id)? {
-        GameKind::Chess => bench(ChessRules, id, options, moves),
-        // Draughts 1K plays its own house rules; the others English checkers.
-        GameKind::Draughts if id == "draughts-1k" => bench(Draughts::zx81_1k(), id, options, moves),
-        GameKind::Draughts => bench(Draughts::english(), id, options, moves),
-    };
+    // Draughts 1K plays its own house rules; the others English checkers.
+    let house = (entry.info.id == draughts_1k::INFO.id).then_some("zx81-1k");
+    let rules = entry.rules(house).map_err(CliError::Rules)?;
+    let benched = with_rules!(rules, |rules| bench(rules, entry, options, moves));
     #[cfg(feature = "census")]
     eprint!("{}", retrochess::machine::cpu::own::census::report());
     benched
@@ -185,7 +183,7 @@ pub fn run(id: &str, options: &EngineOptions, moves: usize) -> Result<(), CliErr
 
 fn bench<R: Catalogue + Clone>(
     rules: R,
-    id: &str,
+    entry: &'static Entry,
     options: &EngineOptions,
     moves: usize,
 ) -> Result<(), CliError> {
@@ -195,7 +193,7 @@ fn bench<R: Catalogue + Clone>(
     // moves again.
     let play = |profiled| -> Result<[Workload<R>; 3], CliError> {
         let [own, z80emu, iz80] = [Core::default(), Core::Z80emu, Core::Iz80]
-            .map(|core| Workload::new(rules.clone(), id, options, core, profiled));
+            .map(|core| Workload::new(rules.clone(), entry, options, core, profiled));
         let mut runs = [own?, z80emu?, iz80?];
         for _ in 0..moves {
             for run in &mut runs {
@@ -210,7 +208,7 @@ fn bench<R: Catalogue + Clone>(
     }
     let [default, references @ ..] = &mut runs;
     let mut out = io::stdout().lock();
-    compare(id, default, references, &mut out).map_err(CliError::Output)?;
+    compare(entry.info.id, default, references, &mut out).map_err(CliError::Output)?;
     let rates = search_rates(default.engine.as_mut(), &rules.initial());
     rates
         .iter()
@@ -356,9 +354,10 @@ fn median_f(xs: &mut [f64]) -> Option<f64> {
 /// A native engine (samuel-f8): no Z80, so no cores to compare; its search
 /// measured as nodes per second over the same kind of workload (the engine
 /// moving first against a seeded random mover, English checkers).
-fn native(id: &str, options: &EngineOptions, moves: usize) -> Result<(), CliError> {
+fn native(entry: &'static Entry, options: &EngineOptions, moves: usize) -> Result<(), CliError> {
+    let id = entry.info.id;
     let rules = Draughts::english();
-    let mut engine = Draughts::create(id, options)?;
+    let mut engine = Draughts::create(entry, options)?;
     let mut rng = SplitMix64::new(options.seed);
     let mut game = Game::initial(rules);
     let (mut host, mut nodes) = (Vec::new(), 0u64);

@@ -18,18 +18,19 @@
 use std::fmt::Write as _;
 
 use retrochess::arbiter::Judgement;
-use retrochess::engines::{EngineOptions, GameKind, InputPath, Played, Reply};
-use retrochess::protocol::session::{self, Weighed};
-use retrochess::rules::chess::ChessRules;
-use retrochess::rules::draughts::{Draughts, Variant};
+use retrochess::engines::{EngineOptions, Entry, InputPath, Played, Reply};
+use retrochess::protocol::judging::{Weighed, judge_thoughts};
+use retrochess::protocol::prose::{no_thoughts, ties};
 use retrochess::rules::{Game, Rules, Verdict};
 
 use super::play::Typed;
-use super::{CliError, game_of};
+use retrochess::with_rules;
+
+use super::CliError;
 
 /// What to explain.
 pub struct Request<'a> {
-    pub engine: &'a str,
+    pub engine: &'static Entry,
     /// The position to start from (FEN in the game's notation); the
     /// initial position if `None`.
     pub fen: Option<&'a str>,
@@ -45,33 +46,13 @@ pub struct Request<'a> {
 /// Unknown engine, rules for the wrong game, a position or move the rules
 /// refuse, a finished game, or an engine that cannot be loaded or fails.
 pub fn run(request: &Request, options: &EngineOptions) -> Result<(), CliError> {
-    let options = searching(request.engine, options);
-    let text = match game_of(request.engine)? {
-        GameKind::Chess => {
-            if let Some(r) = request.rules {
-                return Err(CliError::ChessRules {
-                    rules: r.to_string(),
-                    id: request.engine.to_string(),
-                });
-            }
-            explain(ChessRules, request, &options)?
-        }
-        GameKind::Draughts => {
-            let variant: Variant = request
-                .rules
-                .unwrap_or("english")
-                .parse()
-                .map_err(CliError::Rules)?;
-            explain(Draughts::new(variant), request, &options)?
-        }
-    };
+    let options = request.engine.search_options(options);
+    let rules = request
+        .engine
+        .rules(request.rules)
+        .map_err(CliError::Rules)?;
+    let text = with_rules!(rules, |rules| explain(rules, request, &options))?;
     super::say(&text)
-}
-
-/// The options with the values that make engine `id` search from the
-/// initial position (its registry entry's), where not set already.
-pub fn searching(id: &str, options: &EngineOptions) -> EngineOptions {
-    retrochess::engines::entry(id).map_or_else(|| options.clone(), |e| e.search_options(options))
 }
 
 /// The game the request describes, every move judged.
@@ -126,10 +107,10 @@ fn explain<R: Typed>(
     let _ = writeln!(out, "input: {}", reply.path);
     match (&reply.thoughts, collecting) {
         (Some(thoughts), _) => {
-            let judged = session::judge_thoughts(game.rules(), pos, thoughts);
+            let judged = judge_thoughts(game.rules(), pos, thoughts);
             table(&mut out, &judged, &reply);
             let shown: Vec<&Weighed<R>> = judged.iter().collect();
-            let ties = session::ties(&shown);
+            let ties = ties(&shown);
             if !ties.is_empty() {
                 let _ = writeln!(out, "ties: {}", thoughts.tie_break);
             }
@@ -140,7 +121,7 @@ fn explain<R: Typed>(
             let _ = writeln!(out, "{} candidates weighed, {legal} legal.", judged.len());
         }
         (None, true) => {
-            let _ = writeln!(out, "no candidates: {}", session::no_thoughts(&reply));
+            let _ = writeln!(out, "no candidates: {}", no_thoughts(&reply));
         }
         (None, false) => {
             let _ = writeln!(out, "no candidates: {} does not report them", info.id);

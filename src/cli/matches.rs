@@ -16,11 +16,11 @@ use retrochess::engines::{self, EngineOptions, GameKind};
 use retrochess::rules::chess::ChessRules;
 use retrochess::rules::draughts::{Draughts, UnknownVariant, Variant};
 use retrochess::rules::{PositionError, Rules};
-use retrochess::runner::clock::TimeControlError;
 use retrochess::runner::openings::{Opening, OpeningError};
 use retrochess::runner::pgnfile::{PgnFile, PgnFileError};
 use retrochess::runner::player::{PlayerSpec, SpecError};
 use retrochess::runner::shard::ShardError;
+use retrochess::runner::time_control::TimeControlError;
 use retrochess::runner::{
     self, IllegalRule, MatchConfig, MatchError, MatchGame, Standing, Stopped, openings, pdn,
 };

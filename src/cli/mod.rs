@@ -13,11 +13,10 @@ use std::fmt;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-use retrochess::engines::{EngineError, GameKind};
+use retrochess::engines::{EngineError, RulesError};
 use retrochess::picture::{MAX_SCALE, PictureError};
 use retrochess::protocol::ProtocolError;
 use retrochess::rules::PositionError;
-use retrochess::rules::draughts::UnknownVariant;
 use retrochess::serve::ServeError;
 use retrochess::serve::table::MoveError;
 
@@ -32,13 +31,9 @@ pub enum CliError {
     Rate(rate::RateError),
     /// `--option` not `NAME=VALUE` (as given).
     OptionPair(String),
-    /// `--rules` for an engine that plays chess.
-    ChessRules {
-        rules: String,
-        id: String,
-    },
-    /// `--rules` names no draughts rule set.
-    Rules(UnknownVariant),
+    /// `--rules` for an engine that plays chess, or naming no draughts
+    /// rule set.
+    Rules(RulesError),
     /// `--fen` is no position the rules allow.
     Fen(PositionError),
     /// The `n`th move (from 1) given is not a move at all.
@@ -97,11 +92,11 @@ impl fmt::Display for CliError {
             CliError::Match(e) => e.fmt(f),
             CliError::Rate(e) => e.fmt(f),
             CliError::OptionPair(pair) => write!(f, "--option {pair:?}: expected NAME=VALUE"),
-            CliError::ChessRules { rules, id } => write!(
+            CliError::Rules(RulesError::ForChess { rules, id }) => write!(
                 f,
                 "--rules {rules}: {id} plays chess; --rules chooses draughts rules"
             ),
-            CliError::Rules(e) => write!(f, "--rules: {e}"),
+            CliError::Rules(RulesError::Unknown(e)) => write!(f, "--rules: {e}"),
             CliError::Fen(e) => write!(f, "--fen: {e}"),
             CliError::UnreadableMove { n, text, why } => {
                 write!(f, "move {n} {text:?} is not a move")?;
@@ -165,14 +160,4 @@ pub fn say(text: &str) -> Result<(), CliError> {
     out.write_all(text.as_bytes())
         .and_then(|()| out.flush())
         .map_err(CliError::Output)
-}
-
-/// The game the built-in engine `id` plays.
-///
-/// # Errors
-/// No such engine.
-pub fn game_of(id: &str) -> Result<GameKind, CliError> {
-    retrochess::engines::entry(id)
-        .map(|e| e.game)
-        .ok_or_else(|| EngineError::Unknown(id.to_string()).into())
 }

@@ -15,16 +15,18 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use retrochess::arbiter::Judgement;
-use retrochess::engines::{Catalogue, Engine, EngineOptions, GameKind, Played};
+use retrochess::engines::{Catalogue, Engine, EngineOptions, Entry, Played};
 use retrochess::machine::ScreenStyle;
 use retrochess::rules::chess::ChessRules;
 use retrochess::rules::draughts::wire::WireError;
-use retrochess::rules::draughts::{Draughts, PdnMove, Variant};
+use retrochess::rules::draughts::{Draughts, PdnMove};
 use retrochess::rules::{Color, Ending, Game, GameResult, Verdict};
 use shakmaty::san::San;
 use shakmaty::uci::UciMove;
 
-use super::{CliError, game_of};
+use retrochess::with_rules;
+
+use super::CliError;
 
 /// How a person types a move of one game.
 pub(super) trait Typed: Catalogue {
@@ -68,7 +70,7 @@ impl Typed for Draughts {
     }
 }
 
-/// Plays the engine `id` in its game. `person`: the person's colour
+/// Plays the engine of `entry` in its game. `person`: the person's colour
 /// (default Black in chess, White in draughts, where the engine then
 /// moves first); `rules`: the draughts rule set.
 ///
@@ -76,7 +78,7 @@ impl Typed for Draughts {
 /// Unknown engine, `--rules` for a chess engine or naming no rule set, the
 /// engine cannot be loaded or fails, stdin cannot be read.
 pub fn run(
-    id: &str,
+    entry: &'static Entry,
     options: &EngineOptions,
     person: Option<Color>,
     rules: Option<&str>,
@@ -94,26 +96,12 @@ pub fn run(
     } else {
         ScreenStyle::Plain
     };
-    match game_of(id)? {
-        GameKind::Chess => {
-            if let Some(r) = rules {
-                return Err(CliError::ChessRules {
-                    rules: r.to_string(),
-                    id: id.to_string(),
-                });
-            }
-            let person = person.unwrap_or(Color::Black);
-            Table::new(ChessRules, id, options, style, png_dir)?.play(person)
-        }
-        GameKind::Draughts => {
-            let variant: Variant = rules
-                .unwrap_or("english")
-                .parse()
-                .map_err(CliError::Rules)?;
-            let person = person.unwrap_or(Color::White);
-            Table::new(Draughts::new(variant), id, options, style, png_dir)?.play(person)
-        }
-    }
+    let person = person.unwrap_or(entry.game.person_side());
+    let rules = entry.rules(rules).map_err(CliError::Rules)?;
+    with_rules!(rules, |rules| Table::new(
+        rules, entry, options, style, png_dir
+    )?
+    .play(person))
 }
 
 /// The game, the engine and the terminal.
@@ -135,12 +123,12 @@ enum Next {
 impl<R: Typed> Table<R> {
     fn new(
         rules: R,
-        id: &str,
+        entry: &'static Entry,
         options: &EngineOptions,
         style: ScreenStyle,
         png_dir: Option<&Path>,
     ) -> Result<Table<R>, CliError> {
-        let engine = R::create(id, options)?;
+        let engine = R::create(entry, options)?;
         Ok(Table {
             name: engine.info().name,
             game: Game::initial(rules),

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use retrochess::rating::records::{Collection, Kind};
-use retrochess::rating::{self, DrawModel, RateOptions, Ratings, report};
+use retrochess::rating::{self, DrawModel, PriorEffect, RateOptions, Ratings, report};
 
 use super::CliError;
 
@@ -38,6 +38,9 @@ pub struct RateArgs {
     /// Bootstrap resamples for the 95% intervals and the LOS (seeded by --seed).
     #[arg(long, default_value_t = rating::DEFAULT_BOOTSTRAP)]
     bootstrap: usize,
+    /// Seed of the bootstrap's resampling (default 1).
+    #[arg(long)]
+    seed: Option<u64>,
     /// Players in the LOS table.
     #[arg(long, default_value_t = 10)]
     los: usize,
@@ -68,6 +71,9 @@ pub enum RateError {
     AnchorSpec(String),
     /// `--anchor`'s ELO is not a number.
     AnchorElo { spec: String, elo: String },
+    /// `--prior 0` and players who won every game against the rest: the
+    /// likelihood has no maximum (what it is, in words).
+    NoMaximum(String),
     /// The chart could not be drawn.
     Plot(rating::plot::PlotError),
     /// The chart could not be written.
@@ -88,6 +94,10 @@ impl std::fmt::Display for RateError {
             RateError::AnchorElo { spec, elo } => {
                 write!(f, "--anchor {spec:?}: {elo:?} is not a rating")
             }
+            RateError::NoMaximum(words) => write!(
+                f,
+                "--prior 0: {words} (Ordo refuses such games too); rate them with a prior (the default, 2 virtual draws a pair, keeps a perfect score finite) or without those players"
+            ),
             RateError::Plot(e) => e.fmt(f),
             RateError::PlotFile(path, e) => write!(f, "--plot {}: {e}", path.display()),
         }
@@ -108,7 +118,9 @@ enum ModelArg {
     Halves,
 }
 
-pub fn run(args: &RateArgs, seed: u64) -> Result<(), CliError> {
+/// Rates the files; `before` is a `--seed` given before the subcommand.
+pub fn run(args: &RateArgs, before: Option<u64>) -> Result<(), CliError> {
+    let seed = args.seed.or(before).unwrap_or(1);
     let text = rate(args, seed).map_err(CliError::Rate)?;
     super::say(&text)
 }
@@ -142,6 +154,11 @@ fn rate(args: &RateArgs, seed: u64) -> Result<String, RateError> {
         seed,
     };
     let r = rating::rate(c.names.len(), &c.games, &options);
+    if options.prior == 0.0
+        && let PriorEffect::Needed(nm) = &r.prior
+    {
+        return Err(RateError::NoMaximum(nm.words(&c.names)));
+    }
     let top = r.order.first().map_or("", |&p| c.names[p].as_str());
     for &p in &r.unconnected {
         let group = match anchor {
@@ -172,6 +189,9 @@ fn rate(args: &RateArgs, seed: u64) -> Result<String, RateError> {
         std::fs::write(path, svg).map_err(|e| RateError::PlotFile(path.clone(), e))?;
     }
     Ok(if args.csv {
+        if let Some(note) = report::prior_note(&c.names, &r, &options) {
+            eprint!("retrochess rate: {note}");
+        }
         csv(&c, &r)
     } else {
         report_text(args, &c, &r, &options)
@@ -219,6 +239,9 @@ fn report_text(args: &RateArgs, c: &Collection, r: &Ratings, options: &RateOptio
         },
     );
     text += &report::method(&c.names, r, options);
+    if let Some(note) = report::prior_note(&c.names, r, options) {
+        text += &note;
+    }
     text += "\n";
     text += &report::table(&c.names, r, args.los);
     if args.pairs {

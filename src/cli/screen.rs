@@ -5,19 +5,19 @@
 
 use std::path::Path;
 
-use retrochess::engines::{Catalogue, EngineOptions, GameKind};
+use retrochess::engines::{EngineOptions, Entry};
 use retrochess::machine::{Display, ScreenStyle, TextScreen};
 use retrochess::picture::{MAX_SCALE, Picture};
 use retrochess::rules::Color;
-use retrochess::rules::chess::ChessRules;
-use retrochess::rules::draughts::{Draughts, Variant};
 use retrochess::serve::table::{IllegalMoves, PageRules, Table};
 
-use super::{CliError, game_of};
+use retrochess::with_rules;
+
+use super::CliError;
 
 /// What to show.
 pub struct Request<'a> {
-    pub engine: &'a str,
+    pub engine: &'static Entry,
     pub ansi: bool,
     pub png: Option<&'a Path>,
     pub scale: usize,
@@ -36,38 +36,9 @@ pub fn run(req: &Request<'_>, options: &EngineOptions) -> Result<(), CliError> {
     if !(1..=MAX_SCALE).contains(&req.scale) {
         return Err(CliError::Scale(req.scale));
     }
-    let id = req.engine;
-    let (text, display) = match game_of(id)? {
-        GameKind::Chess => {
-            if let Some(r) = req.rules {
-                return Err(CliError::ChessRules {
-                    rules: r.to_string(),
-                    id: id.to_string(),
-                });
-            }
-            match req.play {
-                None => {
-                    let mut e = ChessRules::create(id, options)?;
-                    (e.screen(), e.display())
-                }
-                Some(moves) => replay(ChessRules, req, moves, options, Color::Black)?,
-            }
-        }
-        GameKind::Draughts => {
-            let variant: Variant = req
-                .rules
-                .unwrap_or("english")
-                .parse()
-                .map_err(CliError::Rules)?;
-            match req.play {
-                None => {
-                    let mut e = Draughts::create(id, options)?;
-                    (e.screen(), e.display())
-                }
-                Some(moves) => replay(Draughts::new(variant), req, moves, options, Color::White)?,
-            }
-        }
-    };
+    let id = req.engine.info.id;
+    let rules = req.engine.rules(req.rules).map_err(CliError::Rules)?;
+    let (text, display) = with_rules!(rules, |rules| screen(rules, req, options))?;
     let no_screen = || CliError::NoScreen(id.to_string());
     match req.png {
         Some(path) => {
@@ -85,6 +56,21 @@ pub fn run(req: &Request<'_>, options: &EngineOptions) -> Result<(), CliError> {
     }
 }
 
+/// The screen after start-up, or after the person's moves of `--play`.
+fn screen<R: PageRules>(
+    rules: R,
+    req: &Request<'_>,
+    options: &EngineOptions,
+) -> Result<(Option<TextScreen>, Option<Display>), CliError> {
+    match req.play {
+        None => {
+            let mut engine = R::create(req.engine, options)?;
+            Ok((engine.screen(), engine.display()))
+        }
+        Some(moves) => replay(rules, req, moves, options),
+    }
+}
+
 /// Plays the person's `moves` against the engine as `retrochess serve`
 /// does (the engine first if it has the first move, then each person's
 /// move and the engine's answer), and returns the screen at the end.
@@ -93,9 +79,8 @@ fn replay<R: PageRules>(
     req: &Request<'_>,
     moves: &str,
     options: &EngineOptions,
-    default_person: Color,
 ) -> Result<(Option<TextScreen>, Option<Display>), CliError> {
-    let person = req.person.unwrap_or(default_person);
+    let person = req.person.unwrap_or(req.engine.game.person_side());
     let mut table = Table::new(rules, req.engine, options, person, IllegalMoves::Play)?;
     if table.engine_to_move() {
         table.engine_moves()?;

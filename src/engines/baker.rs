@@ -113,7 +113,8 @@ use super::{
     Candidate, EngineError, EngineInfo, EngineOptions, Entry, Hang, Played, Thoughts, Ties,
 };
 use crate::machine::zx81::{FramesMode, Ram, Zx81};
-use crate::machine::{Core, Fault, MachineError, Memory, Regs, Sample, SplitMix64, Stop};
+use crate::machine::{Core, Fault, MachineError, Memory, Regs, Sample, Stop};
+use crate::rng::SplitMix64;
 use crate::rules::draughts::{Draughts, PdnMove, Position, Square};
 use crate::rules::{Color, Game, HangKind};
 

@@ -23,11 +23,12 @@ pub mod samuel_f8;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::PathBuf;
+use std::sync::LazyLock;
 use std::time::Duration;
 
 use crate::machine::{Core, Cut, Display, MachineError, Stop, TextScreen};
 use crate::rules::chess::ChessRules;
-use crate::rules::draughts::Draughts;
+use crate::rules::draughts::{Draughts, UnknownVariant, Variant};
 use crate::rules::{Astray, Game, HangKind, Rules};
 
 pub use options::{BadValue, FRAMES, OPENING, OptionKind, OptionSpec, Takes};
@@ -272,6 +273,8 @@ impl<W> Thoughts<W> {
 pub enum EngineError {
     /// No engine of that name.
     Unknown(String),
+    /// The engine (its id) plays another game than the one asked for.
+    OtherGame(&'static str),
     /// The tape could not be loaded or is not this program.
     Machine(MachineError),
     /// The position cannot be given to this program.
@@ -290,6 +293,7 @@ impl fmt::Display for EngineError {
                     engine_ids().join(", ")
                 )
             }
+            EngineError::OtherGame(id) => write!(f, "{id} plays another game"),
             EngineError::Machine(e) => e.fmt(f),
             EngineError::Position(why) => write!(f, "cannot set up position: {why}"),
             EngineError::Unreadable(why) => write!(f, "cannot read the program's move: {why}"),
@@ -371,13 +375,15 @@ pub trait Engine<R: Rules>: Send {
     }
 }
 
-/// The engines of one game: what the front ends and the runner create by id.
+/// The engines of one game: what the front ends and the runner create
+/// from a catalogue entry.
 pub trait Catalogue: Rules + Sized {
-    /// Creates the engine called `id` for this game.
+    /// Creates the engine of `entry` for this game.
     ///
     /// # Errors
-    /// Unknown id (or one of another game), or its tape cannot be loaded.
-    fn create(id: &str, options: &EngineOptions) -> Result<Box<dyn Engine<Self>>, EngineError>;
+    /// An engine of another game, or its tape cannot be loaded.
+    fn create(entry: &Entry, options: &EngineOptions)
+    -> Result<Box<dyn Engine<Self>>, EngineError>;
 }
 
 /// One search timed in the harness and on the bare emulator.
@@ -397,6 +403,18 @@ pub const NATIVE: &str = "none (native)";
 pub enum GameKind {
     Chess,
     Draughts,
+}
+
+impl GameKind {
+    /// The side a person plays when none is chosen: the second to move,
+    /// so that the program moves first, as on its machine (White moves
+    /// first in chess, Black in draughts).
+    pub fn person_side(self) -> crate::rules::Color {
+        match self {
+            GameKind::Chess => crate::rules::Color::Black,
+            GameKind::Draughts => crate::rules::Color::White,
+        }
+    }
 }
 
 /// A function creating an engine of the game of `R` from the options.
@@ -487,6 +505,21 @@ impl Entry {
     }
 }
 
+/// Entries are one per engine: the same when their ids are.
+impl PartialEq for Entry {
+    fn eq(&self, other: &Entry) -> bool {
+        self.info.id == other.info.id
+    }
+}
+
+impl Eq for Entry {}
+
+impl fmt::Debug for Entry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Entry").field(&self.info.id).finish()
+    }
+}
+
 /// The one registry: every driver's entries, chess first. A new program is
 /// its driver file and one line here.
 pub static REGISTRY: [&[Entry]; 5] = [
@@ -497,12 +530,17 @@ pub static REGISTRY: [&[Entry]; 5] = [
     &baker::ENTRIES,
 ];
 
-/// Every built-in engine, chess first.
-pub fn catalogue() -> Vec<Entry> {
+/// Every built-in engine, chess first: [`REGISTRY`] gathered once.
+static CATALOGUE: LazyLock<Vec<Entry>> = LazyLock::new(|| {
     REGISTRY
         .iter()
         .flat_map(|entries| entries.iter().copied())
         .collect()
+});
+
+/// Every built-in engine, chess first.
+pub fn catalogue() -> &'static [Entry] {
+    &CATALOGUE
 }
 
 /// The built-in engines' ids.
@@ -511,8 +549,27 @@ pub fn engine_ids() -> Vec<&'static str> {
 }
 
 /// The built-in engine called `id`, without loading it.
-pub fn entry(id: &str) -> Option<Entry> {
-    catalogue().into_iter().find(|e| e.info.id == id)
+pub fn entry(id: &str) -> Option<&'static Entry> {
+    catalogue().iter().find(|e| e.info.id == id)
+}
+
+/// The built-in engine called `id`: the one lookup by name, made where a
+/// name comes in (the command line, a protocol's option, a player spec,
+/// the page's form); below, the entry is passed.
+///
+/// # Errors
+/// No engine of that name (the error lists the names).
+pub fn find(id: &str) -> Result<&'static Entry, EngineError> {
+    entry(id).ok_or_else(|| EngineError::Unknown(id.to_string()))
+}
+
+/// The engine run when none is named: 1K ZX Chess for chess, Samuel F8
+/// for draughts.
+pub fn default_for(game: GameKind) -> &'static Entry {
+    match game {
+        GameKind::Chess => &onek::ENTRIES[0],
+        GameKind::Draughts => &samuel_f8::engine::ENTRIES[0],
+    }
 }
 
 /// The info of the engine called `id`, without loading it.
@@ -520,20 +577,97 @@ pub fn info(id: &str) -> Option<&'static EngineInfo> {
     entry(id).map(|e| e.info)
 }
 
+/// The rules an engine's games are judged by, chosen once where the
+/// command comes in: chess, or draughts in a variant.
+#[derive(Clone, Copy, Debug)]
+pub enum GameRules {
+    Chess(ChessRules),
+    Draughts(Draughts),
+}
+
+/// Rules named for an engine that cannot play by them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RulesError {
+    /// Draughts rules named for a chess engine.
+    ForChess { rules: String, id: &'static str },
+    /// No draughts rule set of that name.
+    Unknown(UnknownVariant),
+}
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RulesError::ForChess { rules, id } => {
+                write!(f, "rules {rules:?}: {id} plays chess")
+            }
+            RulesError::Unknown(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for RulesError {}
+
+impl Entry {
+    /// The rules this engine's games are judged by: for draughts `rules`
+    /// names the variant (`english` when `None`, or `zx81-1k`); for chess
+    /// there is nothing to name.
+    ///
+    /// # Errors
+    /// Rules named for a chess engine, or an unknown variant.
+    pub fn rules(&self, rules: Option<&str>) -> Result<GameRules, RulesError> {
+        match self.game {
+            GameKind::Chess => match rules {
+                Some(rules) => Err(RulesError::ForChess {
+                    rules: rules.to_string(),
+                    id: self.info.id,
+                }),
+                None => Ok(GameRules::Chess(ChessRules)),
+            },
+            GameKind::Draughts => {
+                let variant: Variant = rules
+                    .unwrap_or("english")
+                    .parse()
+                    .map_err(RulesError::Unknown)?;
+                Ok(GameRules::Draughts(Draughts::new(variant)))
+            }
+        }
+    }
+}
+
+/// Runs `$body` with `$rules` bound to the rules of a [`GameRules`],
+/// whichever game: the one dispatch from a chosen game to code generic
+/// over [`Rules`] (a macro: the body may need bounds a trait method here
+/// could not name).
+#[macro_export]
+macro_rules! with_rules {
+    ($game:expr, |$rules:ident| $body:expr) => {
+        match $game {
+            $crate::engines::GameRules::Chess($rules) => $body,
+            $crate::engines::GameRules::Draughts($rules) => $body,
+        }
+    };
+}
+
 impl Catalogue for Draughts {
-    fn create(id: &str, options: &EngineOptions) -> Result<Box<dyn Engine<Self>>, EngineError> {
-        match entry(id).map(|e| e.create) {
-            Some(Create::Draughts(create)) => create(options),
-            _ => Err(EngineError::Unknown(id.to_string())),
+    fn create(
+        entry: &Entry,
+        options: &EngineOptions,
+    ) -> Result<Box<dyn Engine<Self>>, EngineError> {
+        match entry.create {
+            Create::Draughts(create) => create(options),
+            Create::Chess(_) => Err(EngineError::OtherGame(entry.info.id)),
         }
     }
 }
 
 impl Catalogue for ChessRules {
-    fn create(id: &str, options: &EngineOptions) -> Result<Box<dyn Engine<Self>>, EngineError> {
-        match entry(id).map(|e| e.create) {
-            Some(Create::Chess(create)) => create(options),
-            _ => Err(EngineError::Unknown(id.to_string())),
+    fn create(
+        entry: &Entry,
+        options: &EngineOptions,
+    ) -> Result<Box<dyn Engine<Self>>, EngineError> {
+        match entry.create {
+            Create::Chess(create) => create(options),
+            Create::Draughts(_) => Err(EngineError::OtherGame(entry.info.id)),
         }
     }
 }

@@ -29,7 +29,6 @@ pub mod display;
 pub mod emulator;
 pub mod host;
 pub mod profile;
-pub mod rng;
 pub mod screen;
 pub mod spectrum;
 pub mod zx81;
@@ -43,7 +42,6 @@ pub use cut::Cut;
 pub use display::Display;
 pub use emulator::{CALL_RETURN, Resume, Trap};
 pub use host::{Host, Machine, Model};
-pub use rng::SplitMix64;
 pub use screen::{Cell, ScreenStyle, TextScreen};
 
 /// The Z80 core a machine runs on.

@@ -1,8 +1,8 @@
 //! The answer to one search, computed once for every front end: the
 //! program's reply (or the driver's error), its move judged by the rules
 //! under the `IllegalMoves` policy, every candidate of its search judged,
-//! the retro detail, the host time and the screen. The desk hands it to the
-//! front end with the search it answers ([`super::desk::Desk::finished`]);
+//! the retro detail, the host time and the screen. The front end's `Searches` hands it to the
+//! front end with the search it answers (`Searches::finished`);
 //! each front end only renders it in its dialect (UCI `info`/`bestmove`,
 //! CECP thinking output/`move`, Hub `info`/`done`), and none judges again
 //! or reads back what it wrote.
@@ -10,7 +10,10 @@
 use std::time::Duration;
 
 use super::events::SearchError;
-use super::session::{self, IllegalPolicy, Searched, Weighed};
+use super::events::Searched;
+use super::judging::{Ruling, Weighed, judge_reply, judge_thoughts};
+use super::prose::describe;
+use super::settings::IllegalPolicy;
 use crate::engines::Reply;
 use crate::rules::Rules;
 
@@ -18,7 +21,7 @@ use crate::rules::Rules;
 #[derive(Debug)]
 pub struct Answer<R: Rules> {
     /// The program's reply, judged, or why the driver gave none.
-    pub outcome: Result<Judged<R>, SearchError>,
+    pub outcome: Result<JudgedReply<R>, SearchError>,
     /// Host time the search took.
     pub host: Duration,
     /// The emulated screen's rows, if asked for.
@@ -27,10 +30,10 @@ pub struct Answer<R: Rules> {
 
 /// A reply with the rules' verdicts on it.
 #[derive(Debug)]
-pub struct Judged<R: Rules> {
+pub struct JudgedReply<R: Rules> {
     pub reply: Reply<R::Wire>,
     /// The reply's move judged under the `IllegalMoves` policy.
-    pub verdict: session::Judged<R>,
+    pub verdict: Ruling<R>,
     /// Every candidate the program weighed, judged, in its order (`None`:
     /// no candidates were collected).
     pub candidates: Option<Vec<Weighed<R>>>,
@@ -47,13 +50,13 @@ impl<R: Rules> Answer<R> {
             screen,
             ..
         } = searched;
-        let outcome = result.map(|reply| Judged {
-            verdict: session::judge_reply(rules, pos, &reply.played, policy),
+        let outcome = result.map(|reply| JudgedReply {
+            verdict: judge_reply(rules, pos, &reply.played, policy),
             candidates: reply
                 .thoughts
                 .as_ref()
-                .map(|t| session::judge_thoughts(rules, pos, t)),
-            detail: session::describe(&reply, host),
+                .map(|t| judge_thoughts(rules, pos, t)),
+            detail: describe(&reply, host),
             reply,
         });
         Answer {
@@ -71,7 +74,7 @@ impl<R: Rules> Answer<R> {
     }
 }
 
-impl<R: Rules> Judged<R> {
+impl<R: Rules> JudgedReply<R> {
     /// The legal candidates, in the program's order.
     pub fn legal_candidates(&self) -> Vec<&Weighed<R>> {
         self.candidates

@@ -33,6 +33,9 @@ pub enum Action<R: Rules> {
     Send(String),
     /// A note for the person watching stderr.
     Note(String),
+    /// A line for the debug log only (stderr with `-vv`): what a person
+    /// need not see at every start.
+    Debug(String),
     /// A job for the engine worker.
     Job(Job<R>),
     /// Send [`Input::Wake`] with this token after this long.

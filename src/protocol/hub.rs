@@ -24,7 +24,7 @@
 //! rendered as `type=int|bool|enum|string`).
 //!
 //! `level`: `time=` (seconds left, real) with `moves=` and `inc=` becomes
-//! the shared [`Clock`] and, through the [`Desk`], the deadline at which a
+//! the shared [`Clock`] and, through the [`Searches`], the deadline at which a
 //! program still thinking is cut ([`super::clock`]); `move-time=` a fixed time a move; `depth=` and `nodes=` are read
 //! and ignored (the programs think their own fixed way); `infinite` makes a
 //! search wait for `stop`. The increment is added before the move, as the
@@ -37,7 +37,7 @@
 //! and leaves the buffering to the GUI; holding the answer as UCI does is
 //! also allowed, and keeps authentic timing from starting before the clock
 //! does.) Every move of the program is judged under the chosen rules
-//! ([`session::judge_reply`]): the first `info` line has `score` (in men,
+//! ([`super::judging::judge_reply`]): the first `info` line has `score` (in men,
 //! from the driver's hundredths), `nodes`, `time` (seconds), `nps` (millions
 //! a second, as Scan writes it) and, for a legal move only, `pv`; a problem
 //! (an illegal move and why, a dead end, a hang) is an `info problem="…"`
@@ -115,16 +115,19 @@
 
 use std::time::Duration;
 
-use super::answer::{Answer, Judged};
-use super::desk::{Desk, Mode, Pending};
-use super::session::{self, Action, Change, Clock, Input, Job, Searched, Settings, Weighed};
-use crate::engines::{EngineInfo, OptionKind, OptionSpec, Played, Reply};
+use super::FrontEnd;
+use super::answer::{Answer, JudgedReply};
+use super::clock::Clock;
+use super::events::{Action, Job, Searched};
+use super::judging::Weighed;
+use super::prose::{candidate_notes, no_thoughts, nps};
+use super::searches::{Mode, Pending, Searches};
+use super::settings::{Change, Settings};
+use crate::engines::{EngineError, EngineInfo, OptionKind, OptionSpec, Played, Reply};
 use crate::rules::draughts::hub::parse_pydraughts_position;
 pub use crate::rules::draughts::hub_line::{HubLine, NO_MOVE, SyntaxError, split, value};
 use crate::rules::draughts::{Draughts, HubMove, PdnMove, Variant};
 use crate::rules::{Game, Verdict};
-
-type Action_ = Action<Draughts>;
 
 /// The rule sets `set-param name=variant` chooses from.
 const VARIANTS: [Variant; 2] = [Variant::English, Variant::Zx81];
@@ -141,7 +144,7 @@ pub struct Hub {
     game: Game<Draughts>,
     level: Level,
     /// Searches in flight, each with the `go` that asked for it.
-    desk: Desk<Draughts, GoMode>,
+    searches: Searches<Draughts, GoMode>,
 }
 
 /// What the last `level` set.
@@ -372,25 +375,8 @@ impl Hub {
             rules,
             game: Game::initial(rules),
             level: Level::default(),
-            desk: Desk::new(settings),
+            searches: Searches::new(settings),
         }
-    }
-
-    /// Reacts to one input.
-    pub fn handle(&mut self, input: Input<Draughts>) -> Vec<Action_> {
-        let mut out = Vec::new();
-        match input {
-            Input::Line(line) => self.line(&line, &mut out),
-            Input::Eof => out.push(Action::Quit),
-            Input::Searched(s) => self.searched(s, &mut out),
-            Input::NewGameReady => self.desk.set_up(),
-            Input::Recreated(Ok(())) => self.desk.set_up(),
-            Input::Recreated(Err(e)) => out.push(error(&format!("cannot restart the engine: {e}"))),
-            Input::Wake(token) => {
-                self.desk.wake(token, &mut out);
-            }
-        }
-        out
     }
 
     /// The rules moves are judged by now.
@@ -398,38 +384,7 @@ impl Hub {
         self.rules
     }
 
-    fn line(&mut self, line: &str, out: &mut Vec<Action_>) {
-        let command = match parse(line) {
-            Ok(Some(command)) => command,
-            Ok(None) => return,
-            Err(e) => return out.push(error(&e.to_string())),
-        };
-        match command {
-            Command::Hub => self.identify(out),
-            Command::SetParam { name, value } => {
-                if let Err(e) = self.set_param(&name, &value, out) {
-                    out.push(error(&e.to_string()));
-                }
-            }
-            Command::Init => out.push(send("ready")),
-            Command::NewGame => {
-                self.game = Game::initial(self.rules);
-                self.desk.new_game(out, |seed| format!("info seed={seed}"));
-            }
-            Command::Pos { pos, moves } => match position(self.rules, &pos, &moves) {
-                Ok(game) => self.game = game,
-                Err(e) => out.push(error(&e.to_string())),
-            },
-            Command::Level(level) => self.level = level,
-            Command::Go(mode) => self.go(mode, out),
-            Command::Stop => self.desk.stop(out),
-            Command::PonderHit => self.desk.ponderhit(out),
-            Command::Ping => out.push(send("pong")),
-            Command::Quit => out.push(Action::Quit),
-        }
-    }
-
-    fn identify(&self, out: &mut Vec<Action_>) {
+    fn identify(&self, out: &mut Vec<Action<Draughts>>) {
         out.push(send(&format!(
             "id name={} version={} author={} country=?",
             value(&format!(
@@ -445,13 +400,18 @@ impl Hub {
             self.rules.variant().name(),
             value(&variants.join(" "))
         )));
-        for spec in self.desk.settings.specs() {
+        for spec in self.searches.settings.specs() {
             out.push(send(&param(&spec)));
         }
         out.push(send("wait"));
     }
 
-    fn set_param(&mut self, name: &str, v: &str, out: &mut Vec<Action_>) -> Result<(), HubError> {
+    fn set_param(
+        &mut self,
+        name: &str,
+        v: &str,
+        out: &mut Vec<Action<Draughts>>,
+    ) -> Result<(), HubError> {
         if name == "variant" {
             let variant: Variant = v.parse().map_err(|e| HubError::Param(format!("{e}")))?;
             if variant != self.rules.variant() {
@@ -461,22 +421,22 @@ impl Hub {
             return Ok(());
         }
         match self
-            .desk
+            .searches
             .settings
             .set(name, Some(v))
             .map_err(|e| HubError::Param(e.to_string()))?
         {
             Change::Value => {}
             Change::Recreate => out.push(Action::Job(Job::Recreate(
-                self.desk.settings.engine.clone(),
+                self.searches.settings.engine.clone(),
             ))),
         }
         Ok(())
     }
 
-    fn go(&mut self, go: GoMode, out: &mut Vec<Action_>) {
+    fn go(&mut self, go: GoMode, out: &mut Vec<Action<Draughts>>) {
         // An answer still held goes first: one `done` a `go`, in order.
-        self.desk.release(out);
+        self.searches.release(out);
         let mode = match go {
             GoMode::Ponder => Mode::Ponder,
             _ if self.level.infinite => Mode::Infinite,
@@ -489,18 +449,52 @@ impl Hub {
                 info_value("problem", "no legal move: the game is over"),
                 no_move(),
             ];
-            let search = self.desk.without_engine(&self.game, &clock, mode, go);
-            self.desk
+            let search = self.searches.without_engine(&self.game, &clock, mode, go);
+            self.searches
                 .deliver(&search, lines, Duration::ZERO, Duration::ZERO, out);
             return;
         }
-        self.desk.thoughts = go == GoMode::Analyze;
-        let job = self.desk.start(&self.game, &clock, mode, go);
+        self.searches.thoughts = go == GoMode::Analyze;
+        let job = self.searches.start(&self.game, &clock, mode, go);
         out.push(job);
     }
+}
 
-    fn searched(&mut self, s: Searched<Draughts>, out: &mut Vec<Action_>) {
-        let Some((search, answer)) = self.desk.finished(s, out) else {
+impl FrontEnd<Draughts> for Hub {
+    fn line(&mut self, line: &str, out: &mut Vec<Action<Draughts>>) {
+        let command = match parse(line) {
+            Ok(Some(command)) => command,
+            Ok(None) => return,
+            Err(e) => return out.push(error(&e.to_string())),
+        };
+        match command {
+            Command::Hub => self.identify(out),
+            Command::SetParam { name, value } => {
+                if let Err(e) = self.set_param(&name, &value, out) {
+                    out.push(error(&e.to_string()));
+                }
+            }
+            Command::Init => out.push(send("ready")),
+            Command::NewGame => {
+                self.game = Game::initial(self.rules);
+                self.searches
+                    .new_game(out, |seed| format!("info seed={seed}"));
+            }
+            Command::Pos { pos, moves } => match position(self.rules, &pos, &moves) {
+                Ok(game) => self.game = game,
+                Err(e) => out.push(error(&e.to_string())),
+            },
+            Command::Level(level) => self.level = level,
+            Command::Go(mode) => self.go(mode, out),
+            Command::Stop => self.searches.stop(out),
+            Command::PonderHit => self.searches.ponderhit(out),
+            Command::Ping => out.push(send("pong")),
+            Command::Quit => out.push(Action::Quit),
+        }
+    }
+
+    fn searched(&mut self, s: Searched<Draughts>, out: &mut Vec<Action<Draughts>>) {
+        let Some((search, answer)) = self.searches.finished(s, out) else {
             return;
         };
         let lines = match &answer.outcome {
@@ -510,8 +504,20 @@ impl Hub {
                 no_move(),
             ],
         };
-        self.desk
+        self.searches
             .deliver(&search, lines, answer.authentic(), answer.host, out);
+    }
+
+    fn engine_ready(&mut self, _out: &mut Vec<Action<Draughts>>) {
+        self.searches.set_up();
+    }
+
+    fn not_recreated(&mut self, e: &EngineError, out: &mut Vec<Action<Draughts>>) {
+        out.push(error(&format!("cannot restart the engine: {e}")));
+    }
+
+    fn woken(&mut self, token: u64, out: &mut Vec<Action<Draughts>>) {
+        self.searches.wake(token, out);
     }
 }
 
@@ -521,7 +527,7 @@ impl Hub {
 /// ([`candidate_lines`]).
 fn reply_lines(
     search: &Pending<Draughts, GoMode>,
-    judged: &Judged<Draughts>,
+    judged: &JudgedReply<Draughts>,
     answer: &Answer<Draughts>,
 ) -> Vec<String> {
     let rules = *search.game.rules();
@@ -538,7 +544,7 @@ fn reply_lines(
             Some(all) => candidate_lines(&rules, all, &legal, reply, answer.host),
             None => vec![info_value(
                 "note",
-                &format!("no candidates: {}", session::no_thoughts(reply)),
+                &format!("no candidates: {}", no_thoughts(reply)),
             )],
         };
     }
@@ -591,7 +597,7 @@ fn search_stats(reply: &Reply<PdnMove>, host: Duration) -> String {
         " nodes={} time={:.3} nps={:.3}",
         reply.nodes,
         host.as_secs_f64(),
-        session::nps(reply.nodes, host) as f64 / 1e6
+        nps(reply.nodes, host) as f64 / 1e6
     )
 }
 
@@ -626,7 +632,7 @@ fn candidate_lines(
         })
         .collect();
     let tie_break = reply.thoughts.as_ref().map_or("", |t| t.tie_break);
-    let notes = session::candidate_notes(judged, legal, tie_break, |w| hub(w).to_string(), men);
+    let notes = candidate_notes(judged, legal, tie_break, |w| hub(w).to_string(), men);
     lines.extend(notes.iter().map(|n| info_value("note", n)));
     lines
 }
@@ -660,11 +666,11 @@ fn info_value(key: &str, text: &str) -> String {
     format!("info {key}={}", value(text))
 }
 
-fn send(line: &str) -> Action_ {
+fn send(line: &str) -> Action<Draughts> {
     Action::Send(line.to_string())
 }
 
-fn error(message: &str) -> Action_ {
+fn error(message: &str) -> Action<Draughts> {
     Action::Send(format!("error message={}", value(message)))
 }
 
@@ -673,24 +679,23 @@ mod tests {
     use super::*;
     use crate::engines::EngineError;
     use crate::engines::Thoughts;
-    use crate::engines::{self, EngineOptions, InputPath, Ties};
-    use crate::protocol::session::SearchError;
-    use crate::protocol::session::{IllegalPolicy, SearchRequest, sent};
+    use crate::engines::{InputPath, Ties};
+    use crate::protocol::events::SearchError;
+    use crate::protocol::settings::IllegalPolicy;
+    use crate::protocol::testing::{
+        self, feed, made_of, search_request as job, sent, test_thoughts,
+    };
     use crate::rules::draughts::hub::pydraughts_position;
     use crate::rules::draughts::parse_fen;
 
-    type Input = super::Input<Draughts>;
+    type Input = crate::protocol::events::Input<Draughts>;
 
     /// pydraughts's `pos=` for the initial position.
     const START: &str = "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww";
 
     fn hub() -> Hub {
-        let entry = engines::entry("samuel-f8").unwrap();
-        Hub::new(entry.info, Settings::new(&entry, EngineOptions::default()))
-    }
-
-    fn feed(h: &mut Hub, line: &str) -> Vec<Action_> {
-        h.handle(Input::Line(line.to_string()))
+        let (info, settings) = made_of("samuel-f8");
+        Hub::new(info, settings)
     }
 
     fn reply(pdn: &str) -> Reply<PdnMove> {
@@ -706,20 +711,7 @@ mod tests {
     }
 
     fn searched(id: u64, played: Reply<PdnMove>) -> Input {
-        Input::Searched(Searched {
-            id,
-            result: Ok(played),
-            host: Duration::from_millis(12),
-            waited: Duration::ZERO,
-            screen: None,
-        })
-    }
-
-    fn job(actions: &[Action_]) -> Option<&SearchRequest<Draughts>> {
-        actions.iter().find_map(|a| match a {
-            Action::Job(Job::Search(r)) => Some(r),
-            _ => None,
-        })
+        testing::searched(id, played, Duration::from_millis(12))
     }
 
     /// A search of `pos` answered with `pdn`: the lines sent.
@@ -780,7 +772,7 @@ mod tests {
             assert_eq!(sent(&feed(&mut h, line)), want, "{line}");
         }
         assert_eq!(h.rules(), Draughts::zx81_1k());
-        assert_eq!(h.desk.settings.engine.seed, 7);
+        assert_eq!(h.searches.settings.engine.seed, 7);
         assert!(matches!(feed(&mut h, "quit")[..], [Action::Quit]));
     }
 
@@ -897,7 +889,7 @@ mod tests {
             assert_eq!(h.game.moves().len(), 1, "{line:?}: the position stays");
         }
         assert_eq!(h.rules(), Draughts::english());
-        assert_eq!(h.desk.settings.engine.seed, 1);
+        assert_eq!(h.searches.settings.engine.seed, 1);
         assert!(
             sent(&feed(&mut h, "")).is_empty(),
             "a blank line is nothing"
@@ -978,7 +970,7 @@ mod tests {
     /// Candidates as a driver reports them: (move, score in draughts
     /// units) in the order the program weighed them.
     fn thoughts(weighed: &[(&str, i32)], ties: Ties) -> Thoughts<PdnMove> {
-        session::test_thoughts(weighed, |score| score, ties)
+        test_thoughts(weighed, |score| score, ties)
     }
 
     /// `go analyze` of `pos` answered with `played` and `thoughts`.
@@ -1142,7 +1134,7 @@ mod tests {
         let lines = answer(&mut h, start, "10x19");
         assert_eq!(lines.last().unwrap(), "done move=10x19x15");
         feed(&mut h, "set-param name=IllegalMoves value=resign");
-        assert_eq!(h.desk.settings.illegal, IllegalPolicy::Resign);
+        assert_eq!(h.searches.settings.illegal, IllegalPolicy::Resign);
         let lines = answer(&mut h, start, "11-14");
         assert!(lines.iter().any(|l| l.contains("illegal move 11-14")));
         assert!(lines.iter().any(|l| l.contains("IllegalMoves is resign")));

@@ -1,5 +1,5 @@
 //! The rules' verdicts as the front ends use them: the program's reply
-//! judged under the `IllegalMoves` policy ([`Judged`], from the arbiter's
+//! ruled on under the `IllegalMoves` policy ([`Ruling`], from the arbiter's
 //! one [`Judgement`]), and every candidate of its search judged
 //! ([`Weighed`]).
 
@@ -8,9 +8,10 @@ use crate::arbiter::Judgement;
 use crate::engines::{Candidate, Played, Thoughts};
 use crate::rules::{Rules, Verdict};
 
-/// The program's reply, judged against the real position.
+/// The ruling on the program's reply, judged against the real position:
+/// what to send, what to play on with, what is wrong.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Judged<R: Rules> {
+pub struct Ruling<R: Rules> {
     /// The move to send to the GUI (`None`: resign / `bestmove 0000`).
     pub send: Option<R::Wire>,
     /// The legal move played, to follow the game with.
@@ -30,7 +31,7 @@ pub fn judge_reply<R: Rules>(
     pos: &R::Position,
     played: &Played<R::Wire>,
     policy: IllegalPolicy,
-) -> Judged<R> {
+) -> Ruling<R> {
     let judgement = Judgement::of(rules, pos, played);
     let send = match &judgement {
         Judgement::Legal(_, wire) => Some(wire.clone()),
@@ -45,7 +46,7 @@ pub fn judge_reply<R: Rules>(
         },
         _ => None,
     };
-    Judged {
+    Ruling {
         send,
         legal: judgement.legal().cloned(),
         problem: judgement.problem(),

@@ -3,36 +3,47 @@
 //!
 //! Each front end ([`uci::Uci`], [`xboard::Xboard`], [`hub::Hub`]) turns one [`Input`] (a
 //! line from the GUI, a finished search, a timer) into [`Action`]s (lines
-//! back, notes, jobs for the engine). What they share, including the engine
-//! worker, lives in [`session`]. The threads and the line transport live
-//! here, at the edge ([`serve_on`]; [`serve`] on stdin/stdout): one thread
-//! reads the input, one runs the emulated program, and this one feeds the
-//! front end and writes the output, so `isready` and `ping` are answered
-//! while the program thinks.
+//! back, notes, jobs for the engine). What they share lives beside them,
+//! by concern: [`events`] (the inputs and actions of their state
+//! machines, the worker's jobs and answers), [`worker`] (the engine on its
+//! thread), [`settings`] (the options every front end offers), [`clock`]
+//! (the deadline that cuts a program still running, the hang guard where no
+//! clock limits), [`searches`] (the searches in flight and their held
+//! answers), [`answer`] and [`judging`] (a reply judged once), [`prose`]
+//! (the words about candidates and the retro detail). The threads and the line transport live
+//! here, at the edge ([`serve_on`]; [`serve`] on stdin/stdout): this thread
+//! reads each line, hands it to the front end and a job straight to the
+//! thread that runs the emulated program, which hands its answer back to
+//! the front end itself; `isready` and `ping` are answered while the
+//! program thinks.
 
 pub mod answer;
 pub mod clock;
-pub mod desk;
 pub mod events;
 pub mod hub;
 pub mod judging;
 pub mod prose;
-pub mod session;
+pub mod searches;
 pub mod settings;
+#[cfg(test)]
+mod testing;
 pub mod uci;
 pub mod worker;
 pub mod xboard;
 
 use std::fmt;
 use std::io::{self, BufRead, Write};
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, PoisonError, mpsc};
 use std::thread;
 use std::time::Instant;
 
-use crate::engines::{self, Catalogue, EngineError, EngineOptions, GameKind};
+use crate::engines::{Catalogue, EngineError, EngineOptions, Entry, GameKind};
+use crate::rules::Rules;
 use crate::rules::chess::ChessRules;
 use crate::rules::draughts::Draughts;
-pub use session::{Action, Input, Job, Settings};
+use events::{Action, Input, Job, Searched};
+use settings::Settings;
+use worker::Worker;
 
 /// The three protocols, one enum for both sides of them: which one a front
 /// end speaks (`retrochess uci|xboard|hub`) and which one an external
@@ -119,7 +130,7 @@ pub enum ProtocolError {
     /// The engine plays another game than the protocol speaks of.
     WrongGame {
         protocol: &'static str,
-        engine: String,
+        engine: &'static str,
     },
     /// The output (standard output) is gone.
     Stdout(io::Error),
@@ -152,26 +163,40 @@ impl From<EngineError> for ProtocolError {
     }
 }
 
-/// A protocol front end: a state machine from inputs to actions.
-pub trait FrontEnd<R: Catalogue> {
-    fn handle(&mut self, input: Input<R>) -> Vec<Action<R>>;
-}
+/// A protocol front end: a state machine from [`Input`]s to [`Action`]s.
+/// Each front end says what a line, a finished search, a ready engine and
+/// a timer mean in its protocol; [`FrontEnd::handle`], the one dispatch of
+/// all three, routes each input to them.
+pub trait FrontEnd<R: Rules> {
+    /// One line from the GUI, without its line ending.
+    fn line(&mut self, line: &str, out: &mut Vec<Action<R>>);
 
-impl FrontEnd<ChessRules> for uci::Uci {
-    fn handle(&mut self, input: Input<ChessRules>) -> Vec<Action<ChessRules>> {
-        uci::Uci::handle(self, input)
-    }
-}
+    /// The engine worker finished a search.
+    fn searched(&mut self, searched: Searched<R>, out: &mut Vec<Action<R>>);
 
-impl FrontEnd<ChessRules> for xboard::Xboard {
-    fn handle(&mut self, input: Input<ChessRules>) -> Vec<Action<ChessRules>> {
-        xboard::Xboard::handle(self, input)
-    }
-}
+    /// The engine is ready again: a new game set up, or the engine
+    /// recreated with new options.
+    fn engine_ready(&mut self, out: &mut Vec<Action<R>>);
 
-impl FrontEnd<Draughts> for hub::Hub {
-    fn handle(&mut self, input: Input<Draughts>) -> Vec<Action<Draughts>> {
-        hub::Hub::handle(self, input)
+    /// The engine could not be recreated with new options; the one before
+    /// plays on.
+    fn not_recreated(&mut self, error: &EngineError, out: &mut Vec<Action<R>>);
+
+    /// A timer set with [`Action::WakeAfter`] went off.
+    fn woken(&mut self, token: u64, out: &mut Vec<Action<R>>);
+
+    /// Reacts to one input; the end of the input ends the session.
+    fn handle(&mut self, input: Input<R>) -> Vec<Action<R>> {
+        let mut out = Vec::new();
+        match input {
+            Input::Line(line) => self.line(&line, &mut out),
+            Input::Eof => out.push(Action::Quit),
+            Input::Searched(searched) => self.searched(searched, &mut out),
+            Input::NewGameReady | Input::Recreated(Ok(())) => self.engine_ready(&mut out),
+            Input::Recreated(Err(e)) => self.not_recreated(&e, &mut out),
+            Input::Wake(token) => self.woken(token, &mut out),
+        }
+        out
     }
 }
 
@@ -182,7 +207,7 @@ impl FrontEnd<Draughts> for hub::Hub {
 /// The engine cannot be created or plays another game, or stdout is gone.
 pub fn serve(
     protocol: Protocol,
-    engine: &str,
+    engine: &'static Entry,
     options: EngineOptions,
     first_line: Option<String>,
 ) -> Result<(), ProtocolError> {
@@ -199,26 +224,25 @@ pub fn serve(
 /// The engine cannot be created or plays another game, or `output` fails.
 pub fn serve_on<I, O>(
     protocol: Protocol,
-    engine: &str,
+    engine: &'static Entry,
     options: EngineOptions,
     first_line: Option<String>,
     input: I,
     output: O,
 ) -> Result<(), ProtocolError>
 where
-    I: BufRead + Send + 'static,
-    O: Write,
+    I: BufRead,
+    O: Write + Send + 'static,
 {
-    let entry = engines::entry(engine).ok_or_else(|| EngineError::Unknown(engine.to_string()))?;
-    if entry.game != protocol.game() {
+    if engine.game != protocol.game() {
         return Err(ProtocolError::WrongGame {
             protocol: protocol.name(),
-            engine: engine.to_string(),
+            engine: engine.info.id,
         });
     }
-    let settings = Settings::from_command_line(&entry, options).map_err(ProtocolError::Option)?;
+    let settings = Settings::from_command_line(engine, options).map_err(ProtocolError::Option)?;
     let options = settings.engine.clone();
-    let info = entry.info;
+    let info = engine.info;
     let lines = Lines {
         first: first_line,
         input,
@@ -227,17 +251,17 @@ where
     match protocol {
         Protocol::Uci => run(
             uci::Uci::new(info, settings),
-            session::Worker::<ChessRules>::new(engine, &options)?,
+            Worker::<ChessRules>::new(engine, &options)?,
             lines,
         ),
         Protocol::Xboard => run(
             xboard::Xboard::new(info, settings),
-            session::Worker::<ChessRules>::new(engine, &options)?,
+            Worker::<ChessRules>::new(engine, &options)?,
             lines,
         ),
         Protocol::Hub => run(
             hub::Hub::new(info, settings),
-            session::Worker::<Draughts>::new(engine, &options)?,
+            Worker::<Draughts>::new(engine, &options)?,
             lines,
         ),
     }
@@ -251,119 +275,181 @@ struct Lines<I, O> {
     output: O,
 }
 
-/// The edge: one thread reads the input, one runs the engine's jobs, this
-/// one feeds the front end and writes the output.
-fn run<R, F, I, O>(
-    mut front: F,
-    mut worker: session::Worker<R>,
-    lines: Lines<I, O>,
-) -> Result<(), ProtocolError>
+/// What the threads of a session share, one at a time: the front end, the
+/// output, and the way to the engine's thread (gone after `quit`).
+struct Shared<F, O, R: Rules> {
+    front: F,
+    output: O,
+    jobs: Option<mpsc::Sender<(Job<R>, Instant)>>,
+    /// The output failed (on whichever thread wrote).
+    failed: Option<io::Error>,
+}
+
+/// Whether the session goes on after an input.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Next {
+    Go,
+    Quit,
+}
+
+/// The edge. The thread that reads a line hands it to the front end and
+/// any job straight to the engine's thread: one hand-off from `go` to the
+/// search. The engine's thread hands each finished job back to the front
+/// end itself, and a timer its wake; the front end and the output are
+/// shared under a lock, never held while the program thinks, so `isready`
+/// and `ping` are answered meanwhile.
+fn run<R, F, I, O>(front: F, mut worker: Worker<R>, lines: Lines<I, O>) -> Result<(), ProtocolError>
 where
     R: Catalogue,
-    F: FrontEnd<R>,
-    I: BufRead + Send + 'static,
-    O: Write,
+    F: FrontEnd<R> + Send + 'static,
+    I: BufRead,
+    O: Write + Send + 'static,
 {
     let Lines {
-        first: first_line,
-        input,
-        mut output,
+        first,
+        mut input,
+        output,
     } = lines;
-    let (inputs, rx) = mpsc::channel::<Input<R>>();
     let (jobs, job_rx) = mpsc::channel::<(Job<R>, Instant)>();
-    let to_main = inputs.clone();
+    let shared = Arc::new(Mutex::new(Shared {
+        front,
+        output,
+        jobs: Some(jobs),
+        failed: None,
+    }));
+    let engine_side = Arc::clone(&shared);
     thread::spawn(move || {
         for (job, arrived) in job_rx {
+            // An output error is the reader's to report, at its next line.
             if let Some(input) = worker.run(job, arrived)
-                && to_main.send(input).is_err()
+                && !matches!(feed(&engine_side, input), Ok(Next::Go))
             {
                 break;
             }
         }
     });
-    if let Some(first) = first_line {
-        let _ = inputs.send(Input::Line(
-            first.trim_end_matches(['\r', '\n']).to_string(),
-        ));
-    }
-    let from_gui = inputs.clone();
-    thread::spawn(move || read_lines(input, &from_gui));
-
-    let out = &mut output;
-    while let Ok(input) = rx.recv() {
-        // Where the deadline of a search this input starts counts from.
-        let arrived = Instant::now();
-        if let Input::Line(line) = &input {
-            log::debug!(">engine: {line}");
-        }
-        for action in front.handle(input) {
-            match action {
-                Action::Send(line) => {
-                    log::debug!("<engine: {line}");
-                    writeln!(out, "{line}")
-                        .and_then(|()| out.flush())
-                        .map_err(ProtocolError::Stdout)?;
-                }
-                Action::Note(note) => eprintln!("retrochess: {note}"),
-                Action::Job(job) => jobs
-                    .send((job, arrived))
-                    .map_err(|_| ProtocolError::WorkerGone)?,
-                Action::WakeAfter(delay, token) => {
-                    let timer = inputs.clone();
-                    thread::spawn(move || {
-                        thread::sleep(delay);
-                        let _ = timer.send(Input::Wake(token));
-                    });
-                }
-                Action::Quit => return Ok(()),
-            }
+    if let Some(first) = first {
+        let line = first.trim_end_matches(['\r', '\n']).to_string();
+        if feed(&shared, Input::Line(line))? == Next::Quit {
+            return Ok(());
         }
     }
-    Ok(())
+    while let Some(line) = read_line(&mut input) {
+        if feed(&shared, Input::Line(line))? == Next::Quit {
+            return Ok(());
+        }
+    }
+    feed(&shared, Input::Eof).map(|_| ())
 }
 
-/// Sends every line of `input` to the main thread, then [`Input::Eof`].
-/// Bytes that are not UTF-8 are replaced, never fatal.
-fn read_lines<R: Catalogue>(mut input: impl BufRead, to_main: &mpsc::Sender<Input<R>>) {
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        match input.read_until(b'\n', &mut buf) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {
-                let line = String::from_utf8_lossy(&buf)
-                    .trim_end_matches(['\r', '\n'])
-                    .to_string();
-                if to_main.send(Input::Line(line)).is_err() {
-                    return;
+/// Hands one input to the front end and carries out its actions: lines
+/// out, notes, jobs to the engine's thread (stamped now: a search's
+/// deadline counts from its command's arrival), timers. After `quit`
+/// nothing more is done.
+fn feed<R, F, O>(
+    shared: &Arc<Mutex<Shared<F, O, R>>>,
+    input: Input<R>,
+) -> Result<Next, ProtocolError>
+where
+    R: Catalogue,
+    F: FrontEnd<R> + Send + 'static,
+    O: Write + Send + 'static,
+{
+    let arrived = Instant::now();
+    let mut guard = shared.lock().unwrap_or_else(PoisonError::into_inner);
+    let state = &mut *guard;
+    if let Some(e) = state.failed.take() {
+        return Err(ProtocolError::Stdout(e));
+    }
+    let Some(jobs) = state.jobs.clone() else {
+        return Ok(Next::Quit);
+    };
+    if let Input::Line(line) = &input {
+        log::debug!(">engine: {line}");
+    }
+    for action in state.front.handle(input) {
+        match action {
+            Action::Send(line) => {
+                log::debug!("<engine: {line}");
+                if let Err(e) = writeln!(state.output, "{line}").and_then(|()| state.output.flush())
+                {
+                    // The session is over; the reader's thread learns why
+                    // at its next line.
+                    state.jobs = None;
+                    state.failed = Some(io::Error::new(e.kind(), e.to_string()));
+                    return Err(ProtocolError::Stdout(e));
                 }
+            }
+            Action::Note(note) => eprintln!("retrochess: {note}"),
+            Action::Debug(line) => log::debug!("{line}"),
+            Action::Job(job) => jobs
+                .send((job, arrived))
+                .map_err(|_| ProtocolError::WorkerGone)?,
+            Action::WakeAfter(delay, token) => {
+                let timer = Arc::clone(shared);
+                thread::spawn(move || {
+                    thread::sleep(delay);
+                    let _ = feed(&timer, Input::Wake(token));
+                });
+            }
+            Action::Quit => {
+                state.jobs = None;
+                return Ok(Next::Quit);
             }
         }
     }
-    let _ = to_main.send(Input::Eof);
+    Ok(Next::Go)
+}
+
+/// The next line of `input`, without its line ending; `None` at its end
+/// or on a read error. Bytes that are not UTF-8 are replaced, never fatal.
+fn read_line(input: &mut impl BufRead) -> Option<String> {
+    let mut buf = Vec::new();
+    match input.read_until(b'\n', &mut buf) {
+        Ok(0) | Err(_) => None,
+        Ok(_) => Some(
+            String::from_utf8_lossy(&buf)
+                .trim_end_matches(['\r', '\n'])
+                .to_string(),
+        ),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// An output the test reads after the session's threads wrote to it.
+    #[derive(Clone, Default)]
+    struct Buffer(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Buffer {
+        fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+            self.0.lock().unwrap().write(bytes)
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
     /// The line transport is a parameter: a front end served over an
     /// in-memory reader and writer answers as over stdin/stdout.
     #[test]
     fn any_line_transport_serves() {
         let input = io::Cursor::new(b"isready\nquit\nisready\n".to_vec());
-        let mut output = Vec::new();
+        let output = Buffer::default();
         let first = Some("uci".to_string());
         serve_on(
             Protocol::Uci,
-            "1k-zx-chess",
+            crate::engines::find("1k-zx-chess").unwrap(),
             EngineOptions::default(),
             first,
             input,
-            &mut output,
+            output.clone(),
         )
         .unwrap();
-        let text = String::from_utf8(output).unwrap();
+        let text = String::from_utf8(output.0.lock().unwrap().clone()).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines[0].starts_with("id name 1K ZX Chess"), "{text}");
         assert_eq!(
@@ -373,7 +459,7 @@ mod tests {
         );
         let err = serve_on(
             Protocol::Hub,
-            "1k-zx-chess",
+            crate::engines::find("1k-zx-chess").unwrap(),
             EngineOptions::default(),
             None,
             io::Cursor::new(Vec::new()),

@@ -95,7 +95,7 @@ impl Settings {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0, |d| d.as_nanos()),
         );
-        let seed = crate::machine::SplitMix64::new(h.finish()).next_u64() % (SEED_MAX + 1);
+        let seed = crate::rng::SplitMix64::new(h.finish()).next_u64() % (SEED_MAX + 1);
         self.engine.seed = seed;
         Some(seed)
     }

@@ -15,7 +15,7 @@
 //! Every position is checked by the arbiter before it is taken; a broken one
 //! is refused with an `info string` and the previous one kept. Every move of
 //! the program is judged against the real position (see
-//! [`session::judge_reply`]). The output before `bestmove` is one `info` line
+//! [`super::judging::judge_reply`]). The output before `bestmove` is one `info` line
 //! with `depth 1` (the programs here look one move ahead), the program's own
 //! score (`score cp`, from the driver's documented mapping; 0 where it keeps
 //! none, as for the tape's stored first move), `nodes` (moves the program
@@ -41,16 +41,17 @@ use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Position};
 use vampirc_uci::{UciMessage, UciSearchControl, UciTimeControl};
 
-use super::answer::{Answer, Judged};
-use super::desk::{Desk, Mode, Pending};
-use super::session::{
-    self, Action, Change, Clock, IllegalPolicy, Input, Job, Searched, Settings, Weighed,
-};
-use crate::engines::{EngineInfo, OptionKind, Played, Reply};
+use super::FrontEnd;
+use super::answer::{Answer, JudgedReply};
+use super::clock::Clock;
+use super::events::{Action, Job, Searched};
+use super::judging::Weighed;
+use super::prose::{candidate_notes, no_thoughts, nps};
+use super::searches::{Mode, Pending, Searches};
+use super::settings::{Change, IllegalPolicy, Settings, display_name};
+use crate::engines::{EngineError, EngineInfo, OptionKind, Played, Reply};
 use crate::rules::chess::ChessRules;
 use crate::rules::{Game, PositionError, Rules, Verdict};
-
-type Action_ = Action<ChessRules>;
 
 /// The words that start a GUI-to-engine command.
 const COMMANDS: [&str; 11] = [
@@ -74,7 +75,7 @@ pub struct Uci {
     game: Game<ChessRules>,
     debug: bool,
     /// Searches in flight; each keeps its `searchmoves`.
-    desk: Desk<ChessRules, Vec<UciMove>>,
+    searches: Searches<ChessRules, Vec<UciMove>>,
     /// `MultiPV`: how many of the program's candidates to show.
     multipv: usize,
     /// `readyok`s held while a new game is set up.
@@ -90,98 +91,26 @@ impl Uci {
             info,
             game: Game::initial(ChessRules),
             debug: false,
-            desk: Desk::new(settings),
+            searches: Searches::new(settings),
             multipv: 1,
             owed_ready: 0,
         }
     }
 
-    /// Reacts to one input.
-    pub fn handle(&mut self, input: Input<ChessRules>) -> Vec<Action_> {
-        let mut out = Vec::new();
-        match input {
-            Input::Line(line) => self.line(&line, &mut out),
-            Input::Eof => out.push(Action::Quit),
-            Input::Searched(s) => self.searched(s, &mut out),
-            Input::Recreated(result) => {
-                if let Err(e) = result {
-                    out.push(info_string(&format!("cannot restart the engine: {e}")));
-                }
-                self.set_up(&mut out);
-            }
-            Input::NewGameReady => self.set_up(&mut out),
-            Input::Wake(token) => {
-                self.desk.wake(token, &mut out);
-            }
-        }
-        out
-    }
-
-    fn line(&mut self, line: &str, out: &mut Vec<Action_>) {
-        let read = match parse(line) {
-            Ok(Some(read)) => read,
-            Ok(None) => return,
-            Err(UciError::Position(why)) => {
-                out.push(info_string(&format!(
-                    "position refused, the previous one is kept: {why}"
-                )));
-                out.push(Action::Note(format!("position refused: {why}")));
-                return;
-            }
-            Err(e) => {
-                out.push(Action::Note(e.to_string()));
-                return;
-            }
-        };
-        if !read.skipped.is_empty() {
-            out.push(Action::Note(format!(
-                "ignored unknown words before the command: {}",
-                read.skipped
-            )));
-        }
-        match read.command {
-            Command::Uci => self.identify(out),
-            Command::Debug(on) => self.debug = on,
-            // Answered at once, also while the program thinks; only while
-            // a new game is set up, once it is (the GUI's clock for the
-            // first move starts after `readyok`).
-            Command::IsReady if self.desk.setting_up() => self.owed_ready += 1,
-            Command::IsReady => out.push(send("readyok")),
-            Command::Register => out.push(Action::Note("no registration needed".into())),
-            Command::UciNewGame => {
-                self.game = Game::initial(ChessRules);
-                self.desk
-                    .new_game(out, |seed| format!("info string seed {seed}"));
-            }
-            Command::SetOption { name, value } => self.set_option(&name, value.as_deref(), out),
-            Command::Position(game) => self.game = game,
-            Command::Go(go) => self.go(go, out),
-            Command::Stop => self.desk.stop(out),
-            Command::PonderHit => self.desk.ponderhit(out),
-            Command::Quit => out.push(Action::Quit),
-            Command::NotForEngine(other) => out.push(Action::Note(format!(
-                "not a command for an engine, ignored: {other}"
-            ))),
-        }
-    }
-
     /// The worker set a new game up: the `readyok`s held meanwhile go.
-    fn set_up(&mut self, out: &mut Vec<Action_>) {
-        self.desk.set_up();
-        if !self.desk.setting_up() {
+    fn set_up(&mut self, out: &mut Vec<Action<ChessRules>>) {
+        self.searches.set_up();
+        if !self.searches.setting_up() {
             for _ in 0..std::mem::take(&mut self.owed_ready) {
                 out.push(send("readyok"));
             }
         }
     }
 
-    fn identify(&self, out: &mut Vec<Action_>) {
-        out.push(send(&format!(
-            "id name {}",
-            session::display_name(self.info)
-        )));
+    fn identify(&self, out: &mut Vec<Action<ChessRules>>) {
+        out.push(send(&format!("id name {}", display_name(self.info))));
         out.push(send(&format!("id author {}", self.info.author)));
-        for spec in self.desk.settings.specs() {
+        for spec in self.searches.settings.specs() {
             let kind = match spec.kind {
                 OptionKind::Spin { default, min, max } => {
                     format!("type spin default {default} min {min} max {max}")
@@ -212,7 +141,7 @@ impl Uci {
         )
     }
 
-    fn set_option(&mut self, name: &str, value: Option<&str>, out: &mut Vec<Action_>) {
+    fn set_option(&mut self, name: &str, value: Option<&str>, out: &mut Vec<Action<ChessRules>>) {
         if name.eq_ignore_ascii_case("UCI_EngineAbout") {
             out.push(Action::Note("UCI_EngineAbout is for reading only".into()));
             return;
@@ -221,7 +150,7 @@ impl Uci {
             match read_multipv(value) {
                 Ok(n) => {
                     self.multipv = n;
-                    self.desk.thoughts = n > 1;
+                    self.searches.thoughts = n > 1;
                 }
                 Err(why) => {
                     let why = why.to_string();
@@ -231,10 +160,10 @@ impl Uci {
             }
             return;
         }
-        match self.desk.settings.set(name, value) {
+        match self.searches.settings.set(name, value) {
             Ok(Change::Value) => {}
             Ok(Change::Recreate) => out.push(Action::Job(Job::Recreate(
-                self.desk.settings.engine.clone(),
+                self.searches.settings.engine.clone(),
             ))),
             Err(why) => {
                 let why = why.to_string();
@@ -244,12 +173,12 @@ impl Uci {
         }
     }
 
-    fn go(&mut self, go: Go, out: &mut Vec<Action_>) {
-        if self.desk.holding() {
+    fn go(&mut self, go: Go, out: &mut Vec<Action<ChessRules>>) {
+        if self.searches.holding() {
             out.push(Action::Note(
                 "go while the previous search still waits: its bestmove goes first".into(),
             ));
-            self.desk.release(out);
+            self.searches.release(out);
         }
         let clock = self.clock(&go);
         let mode = go.mode;
@@ -261,7 +190,7 @@ impl Uci {
         }
         let searchmoves = go.searchmoves;
         if self.debug {
-            let limits = Desk::<ChessRules, Vec<UciMove>>::limits(&clock, mode);
+            let limits = Searches::<ChessRules, Vec<UciMove>>::limits(&clock, mode);
             out.push(info_string(&match limits.deadline {
                 Some(d) => format!(
                     "cut if still thinking {} ms after go, when the clock runs out",
@@ -285,13 +214,13 @@ impl Uci {
                 "bestmove 0000".to_string(),
             ];
             let search = self
-                .desk
+                .searches
                 .without_engine(&self.game, &clock, mode, searchmoves);
-            self.desk
+            self.searches
                 .deliver(&search, lines, Duration::ZERO, Duration::ZERO, out);
             return;
         }
-        let job = self.desk.start(&self.game, &clock, mode, searchmoves);
+        let job = self.searches.start(&self.game, &clock, mode, searchmoves);
         out.push(job);
     }
 
@@ -309,38 +238,19 @@ impl Uci {
         }
     }
 
-    fn searched(&mut self, s: Searched<ChessRules>, out: &mut Vec<Action_>) {
-        let Some((search, answer)) = self.desk.finished(s, out) else {
-            return;
-        };
-        let lines = match &answer.outcome {
-            Ok(judged) => self.reply_lines(&search, judged, &answer),
-            Err(e) => vec![
-                format!(
-                    "info depth 0 score cp 0 nodes 0 nps 0 time {}",
-                    answer.host.as_millis()
-                ),
-                format!("info string the engine failed: {e}"),
-                "bestmove 0000".to_string(),
-            ],
-        };
-        self.desk
-            .deliver(&search, lines, answer.authentic(), answer.host, out);
-    }
-
     /// The `info` lines and `bestmove` of a reply, rendered from its
     /// [`Answer`]. An illegal move is flagged in an `info string` only,
     /// never in a `pv`.
     fn reply_lines(
         &self,
         search: &Pending<ChessRules, Vec<UciMove>>,
-        judged: &Judged<ChessRules>,
+        judged: &JudgedReply<ChessRules>,
         answer: &Answer<ChessRules>,
     ) -> Vec<String> {
         let (reply, verdict) = (&judged.reply, &judged.verdict);
         let mut lines = Vec::new();
         let ms = answer.host.as_millis();
-        let nps = session::nps(reply.nodes, answer.host);
+        let nps = nps(reply.nodes, answer.host);
         let score = reply.score.unwrap_or(0);
         let pv = match (&reply.played, &verdict.legal) {
             (Played::Move(m), Some(_)) => format!(" pv {m}"),
@@ -360,10 +270,7 @@ impl Uci {
             }
             (None, _) => {
                 lines.push(search_line);
-                lines.push(format!(
-                    "info string MultiPV: {}",
-                    session::no_thoughts(reply)
-                ));
+                lines.push(format!("info string MultiPV: {}", no_thoughts(reply)));
             }
         }
         if let Some(problem) = &verdict.problem {
@@ -400,7 +307,89 @@ impl Uci {
 
     /// The policy for illegal moves, for tests.
     pub fn illegal_policy(&self) -> IllegalPolicy {
-        self.desk.settings.illegal
+        self.searches.settings.illegal
+    }
+}
+
+impl FrontEnd<ChessRules> for Uci {
+    fn line(&mut self, line: &str, out: &mut Vec<Action<ChessRules>>) {
+        let read = match parse(line) {
+            Ok(Some(read)) => read,
+            Ok(None) => return,
+            Err(UciError::Position(why)) => {
+                out.push(info_string(&format!(
+                    "position refused, the previous one is kept: {why}"
+                )));
+                out.push(Action::Note(format!("position refused: {why}")));
+                return;
+            }
+            Err(e) => {
+                out.push(Action::Note(e.to_string()));
+                return;
+            }
+        };
+        if !read.skipped.is_empty() {
+            out.push(Action::Note(format!(
+                "ignored unknown words before the command: {}",
+                read.skipped
+            )));
+        }
+        match read.command {
+            Command::Uci => self.identify(out),
+            Command::Debug(on) => self.debug = on,
+            // Answered at once, also while the program thinks; only while
+            // a new game is set up, once it is (the GUI's clock for the
+            // first move starts after `readyok`).
+            Command::IsReady if self.searches.setting_up() => self.owed_ready += 1,
+            Command::IsReady => out.push(send("readyok")),
+            Command::Register => out.push(Action::Note("no registration needed".into())),
+            Command::UciNewGame => {
+                self.game = Game::initial(ChessRules);
+                self.searches
+                    .new_game(out, |seed| format!("info string seed {seed}"));
+            }
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref(), out),
+            Command::Position(game) => self.game = game,
+            Command::Go(go) => self.go(go, out),
+            Command::Stop => self.searches.stop(out),
+            Command::PonderHit => self.searches.ponderhit(out),
+            Command::Quit => out.push(Action::Quit),
+            Command::NotForEngine(other) => out.push(Action::Note(format!(
+                "not a command for an engine, ignored: {other}"
+            ))),
+        }
+    }
+
+    fn searched(&mut self, s: Searched<ChessRules>, out: &mut Vec<Action<ChessRules>>) {
+        let Some((search, answer)) = self.searches.finished(s, out) else {
+            return;
+        };
+        let lines = match &answer.outcome {
+            Ok(judged) => self.reply_lines(&search, judged, &answer),
+            Err(e) => vec![
+                format!(
+                    "info depth 0 score cp 0 nodes 0 nps 0 time {}",
+                    answer.host.as_millis()
+                ),
+                format!("info string the engine failed: {e}"),
+                "bestmove 0000".to_string(),
+            ],
+        };
+        self.searches
+            .deliver(&search, lines, answer.authentic(), answer.host, out);
+    }
+
+    fn engine_ready(&mut self, out: &mut Vec<Action<ChessRules>>) {
+        self.set_up(out);
+    }
+
+    fn not_recreated(&mut self, error: &EngineError, out: &mut Vec<Action<ChessRules>>) {
+        out.push(info_string(&format!("cannot restart the engine: {error}")));
+        self.set_up(out);
+    }
+
+    fn woken(&mut self, token: u64, out: &mut Vec<Action<ChessRules>>) {
+        self.searches.wake(token, out);
     }
 }
 
@@ -436,11 +425,11 @@ fn read_multipv(value: Option<&str>) -> Result<usize, BadMultiPv> {
     }
 }
 
-fn send(line: &str) -> Action_ {
+fn send(line: &str) -> Action<ChessRules> {
     Action::Send(line.to_string())
 }
 
-fn info_string(text: &str) -> Action_ {
+fn info_string(text: &str) -> Action<ChessRules> {
     Action::Send(format!("info string {text}"))
 }
 
@@ -849,7 +838,7 @@ fn candidate_lines(
         })
         .collect();
     let tie_break = reply.thoughts.as_ref().map_or("", |t| t.tie_break);
-    let notes = session::candidate_notes(
+    let notes = candidate_notes(
         judged,
         &shown,
         tie_break,
@@ -866,19 +855,17 @@ fn candidate_lines(
 mod tests {
     use super::*;
     use crate::engines::Thoughts;
-    use crate::engines::{self, EngineOptions, InputPath, Ties};
-    use crate::protocol::session::{SearchRequest, sent};
+    use crate::engines::{InputPath, Ties};
+    use crate::protocol::testing::{
+        self, feed, made_of, search_request as job, sent, test_thoughts,
+    };
 
-    type Action = Action_;
-    type Input = super::Input<ChessRules>;
+    type Action = super::Action<ChessRules>;
+    type Input = crate::protocol::events::Input<ChessRules>;
 
     fn uci() -> Uci {
-        let entry = engines::entry("1k-zx-chess").unwrap();
-        Uci::new(entry.info, Settings::new(&entry, EngineOptions::default()))
-    }
-
-    fn feed(u: &mut Uci, line: &str) -> Vec<Action> {
-        u.handle(Input::Line(line.to_string()))
+        let (info, settings) = made_of("1k-zx-chess");
+        Uci::new(info, settings)
     }
 
     fn reply(uci: &str) -> Reply<UciMove> {
@@ -894,20 +881,7 @@ mod tests {
     }
 
     fn searched(id: u64, played: Reply<UciMove>) -> Input {
-        Input::Searched(Searched {
-            id,
-            result: Ok(played),
-            host: Duration::from_millis(12),
-            waited: Duration::ZERO,
-            screen: None,
-        })
-    }
-
-    fn job(actions: &[Action]) -> Option<&SearchRequest<ChessRules>> {
-        actions.iter().find_map(|a| match a {
-            Action::Job(Job::Search(r)) => Some(r),
-            _ => None,
-        })
+        testing::searched(id, played, Duration::from_millis(12))
     }
 
     /// Lines read into our typed commands, with vampirc's repairs.
@@ -977,7 +951,7 @@ mod tests {
             assert_eq!(sent(&feed(&mut u, line)), want, "{line}");
         }
         assert!(u.debug);
-        assert_eq!(u.desk.settings.engine.seed, 7);
+        assert_eq!(u.searches.settings.engine.seed, 7);
     }
 
     #[test]
@@ -1110,7 +1084,7 @@ mod tests {
     }
 
     fn thoughts(weighed: &[(&str, i32)], ties: Ties) -> Thoughts<UciMove> {
-        session::test_thoughts(weighed, |raw| 100 * (raw - 67), ties)
+        test_thoughts(weighed, |raw| 100 * (raw - 67), ties)
     }
 
     #[test]

@@ -9,30 +9,30 @@
 //! between slices of emulated time.
 
 use std::panic::{self, AssertUnwindSafe};
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 use super::clock::NO_CLOCK_BUDGET;
 use super::events::{Input, Job, SearchError, SearchRequest, Searched};
-use crate::engines::{Catalogue, Engine, EngineError, EngineOptions};
+use crate::engines::{Catalogue, Engine, EngineError, EngineOptions, Entry};
 use crate::machine::{Cut, ScreenStyle};
 
 /// The engine on its thread: runs [`Job`]s, answers with [`Input`]s.
 pub struct Worker<R: Catalogue> {
-    id: String,
+    entry: &'static Entry,
     options: EngineOptions,
     engine: Box<dyn Engine<R>>,
 }
 
 impl<R: Catalogue> Worker<R> {
-    /// Loads the engine called `id`.
+    /// Loads the engine of `entry`.
     ///
     /// # Errors
-    /// Unknown engine, or its tape cannot be loaded.
-    pub fn new(id: &str, options: &EngineOptions) -> Result<Worker<R>, EngineError> {
+    /// An engine of another game, or its tape cannot be loaded.
+    pub fn new(entry: &'static Entry, options: &EngineOptions) -> Result<Worker<R>, EngineError> {
         Ok(Worker {
-            id: id.to_string(),
+            entry,
             options: options.clone(),
-            engine: R::create(id, options)?,
+            engine: R::create(entry, options)?,
         })
     }
 
@@ -48,7 +48,7 @@ impl<R: Catalogue> Worker<R> {
                 Some(Input::NewGameReady)
             }
             Job::Recreate(options) => {
-                let result = R::create(&self.id, &options).map(|engine| {
+                let result = R::create(self.entry, &options).map(|engine| {
                     self.engine = engine;
                     self.options = options;
                 });
@@ -59,6 +59,7 @@ impl<R: Catalogue> Worker<R> {
 
     fn search(&mut self, request: SearchRequest<R>, arrived: Instant) -> Searched<R> {
         let start = Instant::now();
+        let started = SystemTime::now();
         // A clock so large that its deadline is past what `Instant` holds
         // (`level 1 300000000000000000 …`) limits nothing: no deadline, and
         // the hang guard of a search with no clock.
@@ -78,6 +79,7 @@ impl<R: Catalogue> Worker<R> {
             engine.play_until(&request.game, budget, &cut)
         }));
         let host = start.elapsed();
+        timing(started, start.saturating_duration_since(arrived), host);
         let result = match result {
             Ok(played) => played.map_err(SearchError::Engine),
             Err(payload) => {
@@ -86,7 +88,7 @@ impl<R: Catalogue> Worker<R> {
                     .map(|s| s.to_string())
                     .or_else(|| payload.downcast_ref::<String>().cloned())
                     .unwrap_or_else(|| "no message".to_string());
-                if let Ok(fresh) = R::create(&self.id, &self.options) {
+                if let Ok(fresh) = R::create(self.entry, &self.options) {
                     self.engine = fresh;
                 }
                 Err(SearchError::Panicked(what))
@@ -107,6 +109,23 @@ impl<R: Catalogue> Worker<R> {
             screen,
         }
     }
+}
+
+/// A debug line for `scripts/go-latency` (target `retrochess::timing`, on
+/// stderr with `RETROCHESS_LOG=retrochess::timing=debug`): when the search
+/// started on the host's wall clock, so the script can set it against the
+/// moment it wrote `go`, and the host time the search took.
+fn timing(started: SystemTime, waited: std::time::Duration, host: std::time::Duration) {
+    let since_epoch = started
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap_or_default();
+    log::debug!(
+        target: "retrochess::timing",
+        "search started at {} us since the epoch, {} us after its command arrived, ran {} us",
+        since_epoch.as_micros(),
+        waited.as_micros(),
+        host.as_micros()
+    );
 }
 
 /// The rows of a rendered screen, blank rows above and below left out.

@@ -62,14 +62,16 @@ use shakmaty::{
     Square,
 };
 
-use super::answer::{Answer, Judged};
-use super::desk::{Desk, Mode};
-use super::session::{self, Action, Change, Clock, Input, Job, Searched, Settings};
-use crate::engines::{EngineInfo, OptionKind, Played, Reply};
+use super::FrontEnd;
+use super::answer::{Answer, JudgedReply};
+use super::clock::Clock;
+use super::events::{Action, Job, Searched};
+use super::prose::{candidate_notes, no_thoughts};
+use super::searches::{Mode, Searches};
+use super::settings::{Change, Settings, display_name};
+use crate::engines::{EngineError, EngineInfo, OptionKind, Played, Reply};
 use crate::rules::chess::ChessRules;
 use crate::rules::{EndReason, Ending, Game, GameResult, Verdict};
-
-type Action_ = Action<ChessRules>;
 
 /// `level MPS BASE INC`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -279,7 +281,7 @@ pub struct Xboard {
     own_time: Option<Duration>,
     level: Option<Level>,
     move_time: Option<Duration>,
-    desk: Desk<ChessRules, Purpose>,
+    searches: Searches<ChessRules, Purpose>,
     /// `pong`s owed after the move being thought about.
     pongs: Vec<String>,
     edit: Option<Edit>,
@@ -299,47 +301,19 @@ impl Xboard {
             own_time: None,
             level: None,
             move_time: None,
-            desk: Desk::new(settings),
+            searches: Searches::new(settings),
             pongs: Vec::new(),
             edit: None,
             analysis: None,
         }
     }
 
-    /// Reacts to one input.
-    pub fn handle(&mut self, input: Input<ChessRules>) -> Vec<Action_> {
-        let mut out = Vec::new();
-        match input {
-            Input::Line(line) => self.line(&line, &mut out),
-            Input::Eof => out.push(Action::Quit),
-            Input::Searched(s) => self.searched(s, &mut out),
-            Input::NewGameReady => self.desk.set_up(),
-            Input::Recreated(Ok(())) => self.desk.set_up(),
-            Input::Recreated(Err(e)) => out.push(send(&format!(
-                "tellusererror cannot restart the engine: {e}"
-            ))),
-            Input::Wake(token) => {
-                if self.desk.wake(token, &mut out) {
-                    self.pay_pongs(&mut out);
-                }
-            }
-        }
-        out
-    }
-
     /// Is the program on move with a reply still to come?
     fn thinking(&self) -> bool {
-        self.analysis.is_none() && self.desk.busy()
+        self.analysis.is_none() && self.searches.busy()
     }
 
-    /// One line from the GUI; in analyze mode, then the analysis of the
-    /// position the line left.
-    fn line(&mut self, line: &str, out: &mut Vec<Action_>) {
-        self.command(line, out);
-        self.follow_analysis(out);
-    }
-
-    fn command(&mut self, line: &str, out: &mut Vec<Action_>) {
+    fn command(&mut self, line: &str, out: &mut Vec<Action<ChessRules>>) {
         if self.edit.is_some() {
             let line = line.trim();
             if !line.is_empty() {
@@ -355,7 +329,7 @@ impl Xboard {
     }
 
     /// Carries out one command.
-    fn obey(&mut self, command: Command, out: &mut Vec<Action_>) {
+    fn obey(&mut self, command: Command, out: &mut Vec<Action<ChessRules>>) {
         match command {
             Command::Xboard | Command::Ignored => {}
             Command::Protover => self.features(out),
@@ -364,12 +338,7 @@ impl Xboard {
                     self.usermove = true;
                 }
             }
-            Command::Rejected(feature) => {
-                if feature == "usermove" {
-                    self.usermove = false;
-                }
-                out.push(Action::Note(format!("the GUI rejected feature {feature}")));
-            }
+            Command::Rejected(feature) => self.rejected(&feature, out),
             Command::New => self.new_game(out),
             Command::Force | Command::Result => {
                 self.stop_thinking(out);
@@ -399,7 +368,7 @@ impl Xboard {
                 }
             }
             Command::MoveNow => {
-                if self.desk.release(out) {
+                if self.searches.release(out) {
                     self.pay_pongs(out);
                 }
             }
@@ -432,7 +401,7 @@ impl Xboard {
     }
 
     /// `go`: the engine plays the side on move, and moves.
-    fn go(&mut self, out: &mut Vec<Action_>) {
+    fn go(&mut self, out: &mut Vec<Action<ChessRules>>) {
         self.leave_analysis();
         self.stop_thinking(out);
         self.force = false;
@@ -441,7 +410,7 @@ impl Xboard {
     }
 
     /// `ping N`: `pong N` at once, or after the move being thought about.
-    fn ping(&mut self, n: String, out: &mut Vec<Action_>) {
+    fn ping(&mut self, n: String, out: &mut Vec<Action<ChessRules>>) {
         let pong = format!("pong {n}");
         if self.thinking() {
             self.pongs.push(pong);
@@ -451,7 +420,7 @@ impl Xboard {
     }
 
     /// `undo` (one move) or `remove` (two).
-    fn take_back(&mut self, n: usize, out: &mut Vec<Action_>) {
+    fn take_back(&mut self, n: usize, out: &mut Vec<Action<ChessRules>>) {
         if self.game.moves().len() < n {
             let command = if n == 1 { "undo" } else { "remove" };
             out.push(send(&format!("Error (no moves to take back): {command}")));
@@ -464,29 +433,29 @@ impl Xboard {
     }
 
     /// `edit`: edit mode on the current board, white pieces first.
-    fn start_edit(&mut self, out: &mut Vec<Action_>) {
+    fn start_edit(&mut self, out: &mut Vec<Action<ChessRules>>) {
         self.stop_thinking(out);
         // The position is about to change: no analysis of the old one.
-        self.desk.discard();
+        self.searches.discard();
         self.edit = Some(Edit {
             board: self.game.position().board().clone(),
             color: Color::White,
         });
     }
 
-    fn new_game(&mut self, out: &mut Vec<Action_>) {
+    fn new_game(&mut self, out: &mut Vec<Action<ChessRules>>) {
         self.stop_thinking(out);
         self.game = Game::initial(ChessRules);
         self.force = false;
         self.engine = Color::Black;
         self.move_time = None;
         self.own_time = None;
-        self.desk.new_game(out, |seed| format!("# seed {seed}"));
+        self.searches.new_game(out, |seed| format!("# seed {seed}"));
     }
 
     /// Protocol 1's `white`/`black`: this side on move, the engine plays the
     /// other.
-    fn protocol_1_colour(&mut self, turn: Color, out: &mut Vec<Action_>) {
+    fn protocol_1_colour(&mut self, turn: Color, out: &mut Vec<Action<ChessRules>>) {
         self.stop_thinking(out);
         if self.game.position().turn() != turn {
             let mut setup = self
@@ -506,14 +475,34 @@ impl Xboard {
         self.engine = !turn;
     }
 
-    fn features(&self, out: &mut Vec<Action_>) {
+    /// `rejected FEATURE`. Most rejections leave the GUI's default, which
+    /// we also handle: `usermove` (bare moves are read too), `sigterm`
+    /// (python-chess rejects it at every start; a SIGTERM ends us as
+    /// `quit` would), `draw`, `colors`, `name`, `nps`, `reuse`, `debug`...
+    /// and go to the debug log. Only `sigint` costs something: the GUI may
+    /// then interrupt us with SIGINT, which ends the engine.
+    fn rejected(&mut self, feature: &str, out: &mut Vec<Action<ChessRules>>) {
+        if feature == "usermove" {
+            self.usermove = false;
+        }
+        let line = format!("the GUI rejected feature {feature}");
+        if feature == "sigint" {
+            out.push(Action::Note(format!(
+                "{line}: a SIGINT from it would end the engine"
+            )));
+        } else {
+            out.push(Action::Debug(line));
+        }
+    }
+
+    fn features(&self, out: &mut Vec<Action<ChessRules>>) {
         out.push(send("feature done=0"));
         out.push(send(&format!(
             "feature myname=\"{}\" ping=1 setboard=1 usermove=1 san=0 time=1 draw=0 sigint=0 sigterm=0 \
              reuse=1 analyze=1 colors=0 playother=1 variants=\"normal\" name=0 nps=0 debug=1",
-            session::display_name(self.info).replace('"', "'")
+            display_name(self.info).replace('"', "'")
         )));
-        for spec in self.desk.settings.specs() {
+        for spec in self.searches.settings.specs() {
             let option = match spec.kind {
                 OptionKind::Spin { default, min, max } => {
                     format!("{} -spin {default} {min} {max}", spec.name)
@@ -541,22 +530,22 @@ impl Xboard {
         out.push(send("feature done=1"));
     }
 
-    fn option(&mut self, arg: &str, out: &mut Vec<Action_>) {
+    fn option(&mut self, arg: &str, out: &mut Vec<Action<ChessRules>>) {
         let (name, value) = match arg.split_once('=') {
             Some((n, v)) => (n.trim(), Some(v.trim())),
             None => (arg.trim(), None),
         };
-        match self.desk.settings.set(name, value) {
+        match self.searches.settings.set(name, value) {
             Ok(Change::Value) => {}
             Ok(Change::Recreate) => out.push(Action::Job(Job::Recreate(
-                self.desk.settings.engine.clone(),
+                self.searches.settings.engine.clone(),
             ))),
             Err(why) => out.push(send(&format!("Error ({why}): option {arg}"))),
         }
     }
 
     /// The opponent's move (or, in force mode, either side's).
-    fn user_move(&mut self, text: &str, out: &mut Vec<Action_>) {
+    fn user_move(&mut self, text: &str, out: &mut Vec<Action<ChessRules>>) {
         let Ok(uci) = text.parse::<UciMove>() else {
             out.push(send(&format!(
                 "Illegal move (not a coordinate move): {text}"
@@ -582,7 +571,7 @@ impl Xboard {
 
     /// The engine is on move: claim the end if the game is over, otherwise
     /// ask the program.
-    fn think(&mut self, out: &mut Vec<Action_>) {
+    fn think(&mut self, out: &mut Vec<Action<ChessRules>>) {
         if let Some(ending) = self.game.ending() {
             out.push(send(&claim(&ending)));
             self.force = true;
@@ -598,9 +587,9 @@ impl Xboard {
             }),
             move_time: self.move_time,
         };
-        self.desk.thoughts = self.post;
+        self.searches.thoughts = self.post;
         let job = self
-            .desk
+            .searches
             .start(&self.game, &clock, Mode::Timed, Purpose::Move);
         out.push(job);
     }
@@ -608,16 +597,16 @@ impl Xboard {
     /// Forgets the move being thought about and pays the pongs owed. An
     /// analysis goes on: [`Xboard::follow_analysis`] restarts it when the
     /// position changes.
-    fn stop_thinking(&mut self, out: &mut Vec<Action_>) {
+    fn stop_thinking(&mut self, out: &mut Vec<Action<ChessRules>>) {
         if self.analysis.is_none() {
-            self.desk.discard();
+            self.searches.discard();
         }
         self.pay_pongs(out);
     }
 
     /// `analyze`: force mode, and the analysis of the position on the board
     /// (started by [`Xboard::follow_analysis`]).
-    fn enter_analysis(&mut self, out: &mut Vec<Action_>) {
+    fn enter_analysis(&mut self, out: &mut Vec<Action<ChessRules>>) {
         if self.analysis.is_none() {
             self.stop_thinking(out);
             self.analysis = Some(Analysis {
@@ -631,22 +620,22 @@ impl Xboard {
     /// Out of analyze mode; its search is forgotten.
     fn leave_analysis(&mut self) {
         if self.analysis.take().is_some() {
-            self.desk.discard();
+            self.searches.discard();
         }
     }
 
     /// In analyze mode, outside `edit`: analyses the position on the board
     /// unless that analysis is done or under way.
-    fn follow_analysis(&mut self, out: &mut Vec<Action_>) {
+    fn follow_analysis(&mut self, out: &mut Vec<Action<ChessRules>>) {
         let Some(analysis) = &self.analysis else {
             return;
         };
         let same =
             analysis.game.root() == self.game.root() && analysis.game.moves() == self.game.moves();
-        if self.edit.is_some() || (same && (analysis.done.is_some() || self.desk.busy())) {
+        if self.edit.is_some() || (same && (analysis.done.is_some() || self.searches.busy())) {
             return;
         }
-        self.desk.discard();
+        self.searches.discard();
         let mut analysis = Analysis {
             game: self.game.clone(),
             started: Instant::now(),
@@ -659,10 +648,10 @@ impl Xboard {
             )));
             analysis.done = Some((0, 0));
         } else {
-            self.desk.thoughts = true;
+            self.searches.thoughts = true;
             let clock = Clock::default();
             out.push(
-                self.desk
+                self.searches
                     .start(&self.game, &clock, Mode::Timed, Purpose::Analysis),
             );
         }
@@ -682,39 +671,8 @@ impl Xboard {
         })
     }
 
-    fn pay_pongs(&mut self, out: &mut Vec<Action_>) {
+    fn pay_pongs(&mut self, out: &mut Vec<Action<ChessRules>>) {
         out.extend(self.pongs.drain(..).map(Action::Send));
-    }
-
-    fn searched(&mut self, s: Searched<ChessRules>, out: &mut Vec<Action_>) {
-        let Some((search, answer)) = self.desk.finished(s, out) else {
-            return;
-        };
-        if search.discarded {
-            return;
-        }
-        if search.extra == Purpose::Analysis {
-            let lines = analysis_lines(&answer);
-            out.extend(lines.into_iter().map(Action::Send));
-            if let Some(analysis) = &mut self.analysis {
-                let nodes = answer.outcome.as_ref().map_or(0, |j| j.reply.nodes);
-                analysis.done = Some((answer.host.as_millis() / 10, nodes));
-            }
-            return;
-        }
-        let lines = match &answer.outcome {
-            Ok(judged) => self.reply_lines(judged, &answer),
-            Err(e) => {
-                self.force = true;
-                vec![format!("# the engine failed: {e}"), "resign".to_string()]
-            }
-        };
-        if self
-            .desk
-            .deliver(&search, lines, answer.authentic(), answer.host, out)
-        {
-            self.pay_pongs(out);
-        }
     }
 
     /// The thinking output, comments and the move (or resignation) of a
@@ -723,7 +681,7 @@ impl Xboard {
     /// shown as thinking output.
     fn reply_lines(
         &mut self,
-        judged: &Judged<ChessRules>,
+        judged: &JudgedReply<ChessRules>,
         answer: &Answer<ChessRules>,
     ) -> Vec<String> {
         let mut lines = Vec::new();
@@ -792,7 +750,7 @@ impl Xboard {
     }
 
     /// One line of `edit` mode: `c`, `#`, `Pe4`, `xe4`, `.`.
-    fn edit_line(&mut self, line: &str, out: &mut Vec<Action_>) {
+    fn edit_line(&mut self, line: &str, out: &mut Vec<Action<ChessRules>>) {
         let Some(edit) = self.edit.as_mut() else {
             return;
         };
@@ -833,7 +791,63 @@ impl Xboard {
     }
 }
 
-fn send(line: &str) -> Action_ {
+impl FrontEnd<ChessRules> for Xboard {
+    /// One line from the GUI; in analyze mode, then the analysis of the
+    /// position the line left.
+    fn line(&mut self, line: &str, out: &mut Vec<Action<ChessRules>>) {
+        self.command(line, out);
+        self.follow_analysis(out);
+    }
+
+    fn searched(&mut self, s: Searched<ChessRules>, out: &mut Vec<Action<ChessRules>>) {
+        let Some((search, answer)) = self.searches.finished(s, out) else {
+            return;
+        };
+        if search.discarded {
+            return;
+        }
+        if search.extra == Purpose::Analysis {
+            let lines = analysis_lines(&answer);
+            out.extend(lines.into_iter().map(Action::Send));
+            if let Some(analysis) = &mut self.analysis {
+                let nodes = answer.outcome.as_ref().map_or(0, |j| j.reply.nodes);
+                analysis.done = Some((answer.host.as_millis() / 10, nodes));
+            }
+            return;
+        }
+        let lines = match &answer.outcome {
+            Ok(judged) => self.reply_lines(judged, &answer),
+            Err(e) => {
+                self.force = true;
+                vec![format!("# the engine failed: {e}"), "resign".to_string()]
+            }
+        };
+        if self
+            .searches
+            .deliver(&search, lines, answer.authentic(), answer.host, out)
+        {
+            self.pay_pongs(out);
+        }
+    }
+
+    fn engine_ready(&mut self, _out: &mut Vec<Action<ChessRules>>) {
+        self.searches.set_up();
+    }
+
+    fn not_recreated(&mut self, error: &EngineError, out: &mut Vec<Action<ChessRules>>) {
+        out.push(send(&format!(
+            "tellusererror cannot restart the engine: {error}"
+        )));
+    }
+
+    fn woken(&mut self, token: u64, out: &mut Vec<Action<ChessRules>>) {
+        if self.searches.wake(token, out) {
+            self.pay_pongs(out);
+        }
+    }
+}
+
+fn send(line: &str) -> Action<ChessRules> {
     Action::Send(line.to_string())
 }
 
@@ -856,7 +870,7 @@ fn thinking_line(
 /// The program's candidates: a thinking line for each legal one, the
 /// program's choice last, and `#` comments for the illegal ones, the ties
 /// among the legal ones and the count. Nothing without candidates.
-fn candidate_lines(judged: &Judged<ChessRules>, host: Duration) -> (Vec<String>, Vec<String>) {
+fn candidate_lines(judged: &JudgedReply<ChessRules>, host: Duration) -> (Vec<String>, Vec<String>) {
     let (Some(all), Some(thoughts)) = (&judged.candidates, &judged.reply.thoughts) else {
         return Default::default();
     };
@@ -866,7 +880,7 @@ fn candidate_lines(judged: &Judged<ChessRules>, host: Duration) -> (Vec<String>,
         .rev()
         .map(|w| thinking_line(w.candidate.score, &judged.reply, host, w.legal()))
         .collect();
-    let notes = session::candidate_notes(
+    let notes = candidate_notes(
         all,
         &legal,
         thoughts.tie_break,
@@ -905,7 +919,7 @@ fn analysis_lines(answer: &Answer<ChessRules>) -> Vec<String> {
         lines.push(format!("# the program's move: {problem}"));
     }
     if reply.thoughts.is_none() {
-        lines.push(format!("# no candidates: {}", session::no_thoughts(reply)));
+        lines.push(format!("# no candidates: {}", no_thoughts(reply)));
     }
     lines.push(format!("# {}", judged.detail));
     if let Some(rows) = &answer.screen {
@@ -1049,63 +1063,47 @@ mod tests {
     use super::*;
     use crate::engines::EngineError;
     use crate::engines::Thoughts;
-    use crate::engines::{self, EngineOptions, InputPath, Ties};
-    use crate::protocol::session::SearchError;
-    use crate::protocol::session::{IllegalPolicy, SearchRequest, sent};
+    use crate::engines::{InputPath, Ties};
+    use crate::protocol::events::SearchError;
+    use crate::protocol::settings::IllegalPolicy;
+    use crate::protocol::testing::{
+        feed, made_of, search_request as request, searched, sent, test_thoughts,
+    };
 
-    type Action = Action_;
-    type Input = super::Input<ChessRules>;
+    type Action = super::Action<ChessRules>;
+    type Input = crate::protocol::events::Input<ChessRules>;
     type Played = super::Played<UciMove>;
 
     fn xboard() -> Xboard {
-        let entry = engines::entry("1k-zx-chess").unwrap();
-        Xboard::new(entry.info, Settings::new(&entry, EngineOptions::default()))
-    }
-
-    fn feed(x: &mut Xboard, line: &str) -> Vec<Action> {
-        x.handle(Input::Line(line.to_string()))
+        let (info, settings) = made_of("1k-zx-chess");
+        Xboard::new(info, settings)
     }
 
     fn search_id(actions: &[Action]) -> Option<u64> {
-        actions.iter().find_map(|a| match a {
-            Action::Job(Job::Search(r)) => Some(r.id),
-            _ => None,
-        })
+        request(actions).map(|r| r.id)
     }
 
     fn reply(id: u64, played: Played) -> Input {
-        Input::Searched(Searched {
-            id,
-            result: Ok(Reply {
-                played,
-                score: Some(-100),
-                thoughts: None,
-                nodes: 25,
-                tstates: 5_000_000,
-                authentic: Duration::from_secs(6),
-                path: InputPath::Typed("2E4E".into()),
-            }),
-            host: Duration::from_millis(20),
-            waited: Duration::ZERO,
-            screen: None,
-        })
+        let reply = Reply {
+            played,
+            score: Some(-100),
+            thoughts: None,
+            nodes: 25,
+            tstates: 5_000_000,
+            authentic: Duration::from_secs(6),
+            path: InputPath::Typed("2E4E".into()),
+        };
+        searched(id, reply, Duration::from_millis(20))
     }
 
     fn mv(uci: &str) -> Played {
         Played::Move(uci.parse().unwrap())
     }
 
-    fn request(actions: &[Action]) -> Option<&SearchRequest<ChessRules>> {
-        actions.iter().find_map(|a| match a {
-            Action::Job(Job::Search(r)) => Some(r),
-            _ => None,
-        })
-    }
-
     /// Candidates as a driver reports them: (move, raw) in the order the
     /// program weighed them; the score is ten times the raw number.
     fn thoughts(weighed: &[(&str, i32)], ties: Ties) -> Thoughts<UciMove> {
-        session::test_thoughts(weighed, |raw| 10 * raw, ties)
+        test_thoughts(weighed, |raw| 10 * raw, ties)
     }
 
     /// A reply of `played` with `thoughts`.
@@ -1271,7 +1269,7 @@ mod tests {
                 assert_eq!(&got, want, "{line}");
             }
         }
-        assert_eq!(x.desk.settings.illegal, IllegalPolicy::Resign);
+        assert_eq!(x.searches.settings.illegal, IllegalPolicy::Resign);
         assert_eq!(x.game.moves().len(), 0, "nothing changed");
         assert_eq!(feed(&mut x, "quit"), [Action::Quit]);
     }
@@ -1520,6 +1518,24 @@ mod tests {
         assert!(feed(&mut x, "playother").is_empty());
         assert!(x.analysis.is_none() && x.engine == Color::White);
         assert!(search_id(&feed(&mut x, "usermove e7e5")).is_some());
+    }
+
+    /// python-chess rejects `sigterm` at every start: a debug line, no note
+    /// on stderr; a rejected `sigint` still gets a word.
+    #[test]
+    fn rejected_features_go_to_the_debug_log() {
+        let mut x = xboard();
+        feed(&mut x, "protover 2");
+        assert_eq!(
+            feed(&mut x, "rejected sigterm"),
+            [Action::Debug("the GUI rejected feature sigterm".into())]
+        );
+        assert_eq!(
+            feed(&mut x, "rejected sigint"),
+            [Action::Note(
+                "the GUI rejected feature sigint: a SIGINT from it would end the engine".into()
+            )]
+        );
     }
 
     #[test]

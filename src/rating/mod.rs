@@ -15,11 +15,16 @@ pub mod model;
 pub mod plot;
 pub mod records;
 pub mod report;
+mod unbounded;
+mod wdl;
 
-use crate::machine::SplitMix64;
-use crate::runner::stats::Wdl;
+pub use unbounded::NoMaximum;
+pub use wdl::Wdl;
+
+use crate::rng::SplitMix64;
+
 pub use model::DrawModel;
-use model::{Fit, Pairs};
+use model::{Data, Fit, Pairs};
 
 /// One game between players `white` and `black` (indices into the names).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -69,6 +74,21 @@ impl Default for RateOptions {
     }
 }
 
+/// What the prior's virtual draws did to the ratings, compared with the
+/// fit without them.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PriorEffect {
+    /// No rating moved by more than its interval's width (or no prior, or
+    /// no intervals to compare with).
+    Within,
+    /// Without a prior the likelihood has no maximum: these players won
+    /// every game against the rest (with `prior` 0, nothing is rated).
+    Needed(NoMaximum),
+    /// These players' ratings moved by more than their interval's width:
+    /// each with its rating without the prior (on the same scale).
+    Moved(Vec<(usize, f64)>),
+}
+
 /// The ratings of one connected group of players.
 #[derive(Clone, Debug)]
 pub struct Ratings {
@@ -85,6 +105,8 @@ pub struct Ratings {
     pub unconnected: Vec<usize>,
     /// The fitted draw parameter.
     pub nu: f64,
+    /// What the prior did, against the fit without it.
+    pub prior: PriorEffect,
     /// The bootstrap's ratings, one vector per resample.
     samples: Vec<Vec<f64>>,
 }
@@ -112,6 +134,10 @@ impl Ratings {
 }
 
 /// Rates `n` players from `games`.
+///
+/// With `prior` 0 and a group in which some players won every game
+/// against the rest ([`PriorEffect::Needed`]), the likelihood has no
+/// maximum: the ratings are NaN and have no intervals.
 pub fn rate(n: usize, games: &[RatedGame], options: &RateOptions) -> Ratings {
     let wdl = tally(n, games);
     let group = group(n, games, options.anchor.map(|(p, _)| p));
@@ -123,83 +149,53 @@ pub fn rate(n: usize, games: &[RatedGame], options: &RateOptions) -> Ratings {
         .collect();
     let pairs = count(games);
     let prior_pairs: Vec<(usize, usize)> = pairs.keys().copied().collect();
-    let fitted = |pairs: &Pairs, start: Option<&Fit>| {
-        let mut f = model::fit(
-            n,
-            &group,
-            pairs,
-            &prior_pairs,
-            options.prior,
-            options.model,
-            start,
-        );
-        if let Some((p, at)) = options.anchor
-            && group.contains(&p)
-        {
-            let shift = at - f.elo[p];
-            for e in f.elo.iter_mut() {
-                *e += shift;
-            }
-            f.elo[p] = at;
-        }
-        f
+    let data = Data {
+        n,
+        players: &group,
+        pairs: &pairs,
+        prior_pairs: &prior_pairs,
+        prior: options.prior,
+        model: options.model,
     };
-    let full = fitted(&pairs, None);
-    // Resampled in a canonical order: the same games, in whatever files and
-    // order, give the same intervals.
-    let mut games = games.to_vec();
-    games.sort_by_key(|g| (g.white, g.black, g.result as u8));
-    let mut rng = SplitMix64::new(options.seed);
-    let samples: Vec<Vec<f64>> = match games.is_empty() {
-        true => Vec::new(),
-        false => (0..options.bootstrap)
-            .map(|_| {
-                let resample: Vec<RatedGame> = (0..games.len())
-                    .map(|_| games[rng.range(0, games.len() as u64 - 1) as usize])
-                    .collect();
-                fitted(&count(&resample), Some(&full)).elo
-            })
-            .collect(),
-    };
+    let no_maximum = unbounded::no_maximum(&group, &pairs);
+    if options.prior == 0.0
+        && let Some(nm) = &no_maximum
+    {
+        return Ratings {
+            elo: vec![f64::NAN; n],
+            interval: vec![None; n],
+            wdl,
+            order: Vec::new(),
+            unconnected,
+            nu: 0.0,
+            prior: PriorEffect::Needed(nm.clone()),
+            samples: Vec::new(),
+        };
+    }
+    let full = anchored(model::fit(&data, None), options.anchor, &group);
+    let samples = bootstrap(&data, games, &full, options);
     let mut interval = intervals(n, &group, &samples);
-    // A player whose every game had one result (a clean sweep, all lost,
-    // all drawn) resamples to that result every time: its bootstrap
-    // interval is a point. Its interval is the profile likelihood's (with
-    // the prior the fit uses), joined with the bootstrap's.
-    let reference = match options.anchor {
-        Some((a, _)) if group.contains(&a) => model::Reference::Player(a),
-        _ => model::Reference::Mean,
-    };
     for &p in &group {
-        if options.bootstrap == 0
-            || !one_result(&wdl[p])
-            || options.anchor.is_some_and(|(a, _)| a == p)
+        // A player whose every game had one result (a clean sweep, all
+        // lost, all drawn) resamples to that result every time: its
+        // bootstrap interval is a point. Its interval is the profile
+        // likelihood's (with the prior the fit uses), joined with the
+        // bootstrap's.
+        if options.bootstrap > 0
+            && one_result(&wdl[p])
+            && options.anchor.is_none_or(|(a, _)| a != p)
+            && let Some((lo, hi)) = profile(&data, &full, p, options)
         {
-            continue;
-        }
-        let profile = model::profile_interval(
-            n,
-            &group,
-            &pairs,
-            &prior_pairs,
-            options.prior,
-            options.model,
-            &full,
-            p,
-            reference,
-        );
-        if let Some((lo, hi)) = profile {
-            let at = match reference {
-                model::Reference::Player(a) => full.elo[a],
-                model::Reference::Mean => 0.0,
-            };
-            let (lo, hi) = (lo + at, hi + at);
             interval[p] = Some(match interval[p] {
                 Some((a, b)) if !samples.is_empty() => (a.min(lo), b.max(hi)),
                 _ => (lo, hi),
             });
         }
     }
+    let prior = match no_maximum {
+        Some(nm) => PriorEffect::Needed(nm),
+        None => prior_effect(&data, &full, &interval, options),
+    };
     let mut order = group.clone();
     order.sort_by(|&a, &b| full.elo[b].total_cmp(&full.elo[a]).then(a.cmp(&b)));
     Ratings {
@@ -209,7 +205,94 @@ pub fn rate(n: usize, games: &[RatedGame], options: &RateOptions) -> Ratings {
         order,
         unconnected,
         nu: full.nu,
+        prior,
         samples,
+    }
+}
+
+/// `f` shifted so that the anchor, if it is in `group`, has its rating.
+fn anchored(mut f: Fit, anchor: Option<(usize, f64)>, group: &[usize]) -> Fit {
+    if let Some((p, at)) = anchor
+        && group.contains(&p)
+    {
+        let shift = at - f.elo[p];
+        for e in f.elo.iter_mut() {
+            *e += shift;
+        }
+        f.elo[p] = at;
+    }
+    f
+}
+
+/// The ratings of `options.bootstrap` resamples of `games` (none without
+/// games), each fitted from `full`.
+fn bootstrap(data: &Data, games: &[RatedGame], full: &Fit, options: &RateOptions) -> Vec<Vec<f64>> {
+    if games.is_empty() {
+        return Vec::new();
+    }
+    // Resampled in a canonical order: the same games, in whatever files and
+    // order, give the same intervals.
+    let mut games = games.to_vec();
+    games.sort_by_key(|g| (g.white, g.black, g.result as u8));
+    let mut rng = SplitMix64::new(options.seed);
+    (0..options.bootstrap)
+        .map(|_| {
+            let resample: Vec<RatedGame> = (0..games.len())
+                .map(|_| games[rng.range(0, games.len() as u64 - 1) as usize])
+                .collect();
+            let pairs = count(&resample);
+            let data = Data {
+                pairs: &pairs,
+                ..*data
+            };
+            anchored(model::fit(&data, Some(full)), options.anchor, data.players).elo
+        })
+        .collect()
+}
+
+/// Player `p`'s profile-likelihood interval on the ratings' scale (from the
+/// anchor, or the mean).
+fn profile(data: &Data, full: &Fit, p: usize, options: &RateOptions) -> Option<(f64, f64)> {
+    let (reference, at) = match options.anchor {
+        Some((a, _)) if data.players.contains(&a) => (model::Reference::Player(a), full.elo[a]),
+        _ => (model::Reference::Mean, 0.0),
+    };
+    let (lo, hi) = model::profile_interval(data, full, p, reference)?;
+    Some((lo + at, hi + at))
+}
+
+/// Where the prior moved a rating by more than its interval's width: the
+/// fit without it compared with `full`.
+fn prior_effect(
+    data: &Data,
+    full: &Fit,
+    interval: &[Option<(f64, f64)>],
+    options: &RateOptions,
+) -> PriorEffect {
+    if data.prior == 0.0 {
+        return PriorEffect::Within;
+    }
+    let without = Data {
+        prior: 0.0,
+        ..*data
+    };
+    let bare = anchored(
+        model::fit(&without, Some(full)),
+        options.anchor,
+        data.players,
+    );
+    let moved: Vec<(usize, f64)> = data
+        .players
+        .iter()
+        .filter(|&&p| {
+            interval[p].is_some_and(|(lo, hi)| (full.elo[p] - bare.elo[p]).abs() > hi - lo)
+        })
+        .map(|&p| (p, bare.elo[p]))
+        .collect();
+    if moved.is_empty() {
+        PriorEffect::Within
+    } else {
+        PriorEffect::Moved(moved)
     }
 }
 

@@ -67,22 +67,28 @@ pub struct Fit {
     pub steps: usize,
 }
 
-/// Fits the ratings of `players` (one connected group) from the results
-/// between them, `prior` virtual draws on each pair in `prior_pairs`.
-/// Players outside `players` are ignored and rated NaN. `start` (Elo, as a
-/// previous fit gave them) speeds up a refit.
-pub fn fit(
-    n: usize,
-    players: &[usize],
-    pairs: &Pairs,
-    prior_pairs: &[(usize, usize)],
-    prior: f64,
-    model: DrawModel,
-    start: Option<&Fit>,
-) -> Fit {
-    let local = Local::new(n, players, pairs, prior_pairs);
+/// What is fitted: one connected group of players, the results between
+/// them, and the prior on them.
+#[derive(Clone, Copy, Debug)]
+pub struct Data<'a> {
+    /// Players in all (the ratings' length).
+    pub n: usize,
+    /// The group: players outside it are ignored and rated NaN.
+    pub players: &'a [usize],
+    pub pairs: &'a Pairs,
+    /// The pairs that get `prior` virtual draws each.
+    pub prior_pairs: &'a [(usize, usize)],
+    pub prior: f64,
+    pub model: DrawModel,
+}
+
+/// Fits the ratings of `data`'s group. `start` (Elo, as a previous fit
+/// gave them) speeds up a refit.
+pub fn fit(data: &Data, start: Option<&Fit>) -> Fit {
+    let local = Local::new(data);
+    let (n, players) = (data.n, data.players);
     let m = players.len();
-    let problem = local.problem(prior, model);
+    let problem = local.problem(data.prior, data.model);
     let (theta, ln_nu) = starting_point(players, start);
     // Player 0 holds 0; the others are free.
     let map = Map {
@@ -117,44 +123,88 @@ pub enum Reference {
     Mean,
 }
 
+/// The fall of the log-likelihood that bounds a 95% profile interval
+/// (Wilks: χ² with one degree of freedom, halved).
+const PROFILE_DROP: f64 = 3.841_458_820_694_124 / 2.0;
+
 /// The 95% profile-likelihood interval of `player`'s rating relative to
 /// `reference` (in Elo, as a difference from it): the ratings at which the
 /// likelihood with the prior, maximised over every other unknown (the other
-/// players, and ν under Davidson), falls `3.841/2` below its maximum
-/// (Wilks: χ² with one degree of freedom). `full` is the fit of the same
-/// data. It stays finite for a clean sweep: the prior's virtual draws bound
-/// the likelihood on both sides. `None` for a group of one or a player
-/// outside it.
-#[allow(clippy::too_many_arguments)]
+/// players, and ν under Davidson), falls [`PROFILE_DROP`] below its
+/// maximum. `full` is the fit of the same data. It stays finite for a clean
+/// sweep: the prior's virtual draws bound the likelihood on both sides.
+/// `None` for a group of one or a player outside it.
 pub fn profile_interval(
-    n: usize,
-    players: &[usize],
-    pairs: &Pairs,
-    prior_pairs: &[(usize, usize)],
-    prior: f64,
-    model: DrawModel,
+    data: &Data,
     full: &Fit,
     player: usize,
     reference: Reference,
 ) -> Option<(f64, f64)> {
-    const DROP: f64 = 3.841_458_820_694_124 / 2.0;
-    let local = Local::new(n, players, pairs, prior_pairs);
-    let m = players.len();
+    let local = Local::new(data);
+    let m = data.players.len();
     let p = *local.index.get(player).filter(|&&k| k != usize::MAX)?;
     if m < 2 {
         return None;
     }
-    let problem = local.problem(prior, model);
-    let theta_full: Vec<f64> = players.iter().map(|&q| full.elo[q] * ELO).collect();
+    let problem = local.problem(data.prior, data.model);
+    let theta_full: Vec<f64> = data.players.iter().map(|&q| full.elo[q] * ELO).collect();
     let ln_nu_full = if full.nu > 0.0 { full.nu.ln() } else { 0.0 };
-    let (map_at, centre) = match reference {
+    let reference = match reference {
         Reference::Player(a) => {
             let a = *local.index.get(a).filter(|&&k| k != usize::MAX)?;
             if a == p {
                 return None;
             }
-            let map_at = move |delta: f64| {
-                let mut base = vec![0.0; m];
+            Reference::Player(a)
+        }
+        Reference::Mean => Reference::Mean,
+    };
+    let profile = Profile {
+        m,
+        p,
+        reference,
+        theta_full: &theta_full,
+    };
+    // The likelihood maximised over every other unknown, with player p at
+    // `delta` from the reference (in natural-log strength).
+    let value = |delta: f64| -> f64 {
+        let map = profile.map_at(delta);
+        let mut x = profile.start(&map);
+        let mut ln_nu = ln_nu_full;
+        problem.maximise(&map, &mut x, &mut ln_nu).1
+    };
+    let centre = profile.centre();
+    let best = value(centre);
+    let edge = |sign: f64| edge(&value, best, centre, sign);
+    Some((edge(-1.0) / ELO, edge(1.0) / ELO))
+}
+
+/// One player's rating held at a distance from its reference, the other
+/// unknowns free (local indices): the maps of [`profile_interval`].
+struct Profile<'a> {
+    m: usize,
+    p: usize,
+    reference: Reference,
+    /// The full fit's strengths.
+    theta_full: &'a [f64],
+}
+
+impl Profile<'_> {
+    /// Player p's distance from the reference in the full fit.
+    fn centre(&self) -> f64 {
+        let t = self.theta_full;
+        match self.reference {
+            Reference::Player(a) => t[self.p] - t[a],
+            Reference::Mean => t[self.p] - t.iter().sum::<f64>() / self.m as f64,
+        }
+    }
+
+    /// The unknowns with player p at `delta` from the reference.
+    fn map_at(&self, delta: f64) -> Map {
+        let (m, p) = (self.m, self.p);
+        let mut base = vec![0.0; m];
+        match self.reference {
+            Reference::Player(a) => {
                 base[p] = delta;
                 Map {
                     base,
@@ -163,17 +213,12 @@ pub fn profile_interval(
                         .map(|k| vec![(k, 1.0)])
                         .collect(),
                 }
-            };
-            let centre = theta_full[p] - theta_full[a];
-            (Box::new(map_at) as Box<dyn Fn(f64) -> Map>, centre)
-        }
-        Reference::Mean => {
-            // θₚ − mean(θ) = Δ: θₚ = Δ·m/(m−1) + the others' mean, one
-            // other (r) held at 0 for the shift.
-            let r = usize::from(p == 0);
-            let share = 1.0 / (m - 1) as f64;
-            let map_at = move |delta: f64| {
-                let mut base = vec![0.0; m];
+            }
+            Reference::Mean => {
+                // θₚ − mean(θ) = Δ: θₚ = Δ·m/(m−1) + the others' mean, one
+                // other (r) held at 0 for the shift.
+                let r = usize::from(p == 0);
+                let share = 1.0 / (m - 1) as f64;
                 base[p] = delta * m as f64 * share;
                 Map {
                     base,
@@ -182,65 +227,51 @@ pub fn profile_interval(
                         .map(|k| vec![(k, 1.0), (p, share)])
                         .collect(),
                 }
-            };
-            let centre = theta_full[p] - theta_full.iter().sum::<f64>() / m as f64;
-            (Box::new(map_at) as Box<dyn Fn(f64) -> Map>, centre)
+            }
         }
-    };
-    // The unknowns of a map, from the full fit (shifted to the map's held
-    // player): a warm start.
-    let start = |map: &Map| -> Vec<f64> {
+    }
+
+    /// The unknowns of a map, from the full fit (shifted to the map's held
+    /// player): a warm start.
+    fn start(&self, map: &Map) -> Vec<f64> {
+        let held = (0..self.m)
+            .find(|&h| h != self.p && !map.cols.iter().any(|c| c[0].0 == h))
+            .unwrap_or(0);
         map.cols
             .iter()
-            .map(|col| {
-                let k = col[0].0;
-                let held = (0..m)
-                    .find(|&h| h != p && !map.cols.iter().any(|c| c[0].0 == h))
-                    .unwrap_or(0);
-                theta_full[k] - theta_full[held]
-            })
+            .map(|col| self.theta_full[col[0].0] - self.theta_full[held])
             .collect()
-    };
-    let best = {
-        let map = map_at(centre);
-        let mut x = start(&map);
-        let mut ln_nu = ln_nu_full;
-        problem.maximise(&map, &mut x, &mut ln_nu).1
-    };
-    let profile = |delta: f64| -> f64 {
-        let map = map_at(delta);
-        let mut x = start(&map);
-        let mut ln_nu = ln_nu_full;
-        problem.maximise(&map, &mut x, &mut ln_nu).1
-    };
-    let edge = |sign: f64| -> f64 {
-        // Out from the centre until the likelihood has fallen by DROP, then
-        // bisect.
-        let (mut inside, mut step) = (0.0, 0.25);
-        let mut outside = None;
-        while step < 64.0 {
-            let d = inside + step;
-            if best - profile(centre + sign * d) > DROP {
-                outside = Some(d);
-                break;
-            }
-            inside = d;
-            step *= 2.0;
+    }
+}
+
+/// One end of a profile interval: out from `centre` on the side of `sign`
+/// until the profile `value` has fallen [`PROFILE_DROP`] below `best`
+/// (doubling the step), then bisected; the last point inside if it never
+/// falls that far within 64.
+fn edge(value: &impl Fn(f64) -> f64, best: f64, centre: f64, sign: f64) -> f64 {
+    let (mut inside, mut step) = (0.0, 0.25);
+    let mut outside = None;
+    while step < 64.0 {
+        let d = inside + step;
+        if best - value(centre + sign * d) > PROFILE_DROP {
+            outside = Some(d);
+            break;
         }
-        let Some(mut out) = outside else {
-            return centre + sign * inside;
-        };
-        for _ in 0..40 {
-            let mid = (inside + out) / 2.0;
-            if best - profile(centre + sign * mid) > DROP {
-                out = mid;
-            } else {
-                inside = mid;
-            }
-        }
-        centre + sign * (inside + out) / 2.0
+        inside = d;
+        step *= 2.0;
+    }
+    let Some(mut out) = outside else {
+        return centre + sign * inside;
     };
-    Some((edge(-1.0) / ELO, edge(1.0) / ELO))
+    for _ in 0..40 {
+        let mid = (inside + out) / 2.0;
+        if best - value(centre + sign * mid) > PROFILE_DROP {
+            out = mid;
+        } else {
+            inside = mid;
+        }
+    }
+    centre + sign * (inside + out) / 2.0
 }
 
 /// One group's results in its own indices.
@@ -251,7 +282,8 @@ struct Local {
 }
 
 impl Local {
-    fn new(n: usize, players: &[usize], pairs: &Pairs, prior_pairs: &[(usize, usize)]) -> Local {
+    fn new(data: &Data) -> Local {
+        let (n, players, pairs, prior_pairs) = (data.n, data.players, data.pairs, data.prior_pairs);
         let mut index = vec![usize::MAX; n];
         for (k, &p) in players.iter().enumerate() {
             index[p] = k;
@@ -533,15 +565,35 @@ mod tests {
         list.iter().copied().collect()
     }
 
+    /// `fit` of every player of `pairs`, `prior` virtual draws on `prior_pairs`.
+    fn fitted(
+        n: usize,
+        pairs: &Pairs,
+        prior_pairs: &[(usize, usize)],
+        prior: f64,
+        model: DrawModel,
+    ) -> Fit {
+        let players: Vec<usize> = (0..n).collect();
+        let data = Data {
+            n,
+            players: &players,
+            pairs,
+            prior_pairs,
+            prior,
+            model,
+        };
+        fit(&data, None)
+    }
+
     #[test]
     fn a_perfect_score_is_finite_and_as_documented() {
         // 10 of 10, prior 2, halves: 400·log10(1 + 20/2) = 416.55.
         let p = pairs(&[((0, 1), [10.0, 0.0, 0.0])]);
-        let f = fit(2, &[0, 1], &p, &[(0, 1)], 2.0, DrawModel::Halves, None);
+        let f = fitted(2, &p, &[(0, 1)], 2.0, DrawModel::Halves);
         let gap = f.elo[0] - f.elo[1];
         assert!((gap - 400.0 * 11f64.log10()).abs() < 1e-6, "{gap}");
         // Without draws, Davidson is Bradley–Terry: the same figure.
-        let d = fit(2, &[0, 1], &p, &[(0, 1)], 2.0, DrawModel::Davidson, None);
+        let d = fitted(2, &p, &[(0, 1)], 2.0, DrawModel::Davidson);
         assert_eq!(d.nu, 0.0);
         assert!((d.elo[0] - d.elo[1] - gap).abs() < 1e-6);
     }
@@ -551,7 +603,7 @@ mod tests {
         // Two players, no prior: P(win)/P(loss) = w/l, so Δ = 400·log10(w/l);
         // ν = d/√(w·l).
         let p = pairs(&[((0, 1), [42.0, 30.0, 8.0])]);
-        let f = fit(2, &[0, 1], &p, &[], 0.0, DrawModel::Davidson, None);
+        let f = fitted(2, &p, &[], 0.0, DrawModel::Davidson);
         let gap = f.elo[0] - f.elo[1];
         assert!(
             (gap - 400.0 * (42.0f64 / 8.0).log10()).abs() < 1e-6,
@@ -563,7 +615,7 @@ mod tests {
             f.nu
         );
         // Halves: the score 57/80 read off the logistic curve.
-        let h = fit(2, &[0, 1], &p, &[], 0.0, DrawModel::Halves, None);
+        let h = fitted(2, &p, &[], 0.0, DrawModel::Halves);
         let s: f64 = 57.0 / 80.0;
         assert!((h.elo[0] - h.elo[1] - 400.0 * (s / (1.0 - s)).log10()).abs() < 1e-6);
     }
@@ -571,15 +623,7 @@ mod tests {
     #[test]
     fn draws_only_stay_finite() {
         let p = pairs(&[((0, 1), [0.0, 12.0, 0.0]), ((1, 2), [0.0, 4.0, 0.0])]);
-        let f = fit(
-            3,
-            &[0, 1, 2],
-            &p,
-            &[(0, 1), (1, 2)],
-            2.0,
-            DrawModel::Davidson,
-            None,
-        );
+        let f = fitted(3, &p, &[(0, 1), (1, 2)], 2.0, DrawModel::Davidson);
         assert!(f.elo.iter().all(|e| e.abs() < 1e-6), "{:?}", f.elo);
         assert!(f.nu.is_finite() && f.nu > 1e6);
     }

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::{DrawModel, RateOptions, Ratings};
+use super::{DrawModel, PriorEffect, RateOptions, Ratings};
 
 /// A rating, rounded, with its sign.
 pub fn elo(x: f64) -> String {
@@ -45,6 +45,38 @@ pub fn method(names: &[String], r: &Ratings, o: &RateOptions) -> String {
         "model: joint maximum likelihood, {model}; prior {} virtual draws a pair; {scale}; {intervals}\n",
         o.prior
     )
+}
+
+/// A line saying where the prior moved ratings by more than their
+/// interval's width, or alone keeps them finite; `None` where it did
+/// neither.
+pub fn prior_note(names: &[String], r: &Ratings, o: &RateOptions) -> Option<String> {
+    match &r.prior {
+        PriorEffect::Within => None,
+        PriorEffect::Needed(nm) => Some(format!(
+            "note: {}; only the prior of {} virtual draws a pair keeps their ratings finite, so the prior sets them as much as the games do\n",
+            nm.words(names),
+            o.prior
+        )),
+        PriorEffect::Moved(moved) => {
+            let list: Vec<String> = moved
+                .iter()
+                .map(|&(p, bare)| {
+                    format!("{} {} (without it {})", names[p], elo(r.elo[p]), elo(bare))
+                })
+                .collect();
+            Some(format!(
+                "note: the prior of {} virtual draws a pair moved {} by more than the width of {} 95% interval: {}\n",
+                o.prior,
+                match moved.len() {
+                    1 => "a rating".to_string(),
+                    n => format!("{n} ratings"),
+                },
+                if moved.len() == 1 { "its" } else { "their" },
+                list.join(", ")
+            ))
+        }
+    }
 }
 
 /// The table, strongest first, and the LOS of the `top` best.

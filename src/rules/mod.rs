@@ -19,6 +19,7 @@ pub mod chess;
 pub mod draughts;
 mod game;
 mod outcome;
+pub mod pgn;
 
 use std::fmt;
 use std::str::FromStr;

@@ -12,8 +12,9 @@
 //! waiting ones safe). A raised stop flag ends the match without waiting for
 //! the games in flight.
 
-pub mod clock;
+mod config;
 pub mod external;
+mod match_game;
 pub mod openings;
 pub mod pdn;
 pub mod pgn;
@@ -22,7 +23,7 @@ pub mod player;
 pub mod record;
 mod referee;
 pub mod shard;
-pub mod stats;
+pub mod time_control;
 pub mod turn;
 
 use std::collections::BTreeMap;
@@ -30,42 +31,13 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
-use crate::engines::{Catalogue, EngineOptions};
-use crate::machine::SplitMix64;
-use crate::rules::chess::ChessRules;
+use crate::rating::Wdl;
 use crate::rules::{Color, GameResult, Termination};
-use clock::TimeControl;
-use external::{Launch, LaunchError};
-use openings::Opening;
+use config::Pairing;
+pub use config::{DEFAULT_EXTERNAL_TC, IllegalRule, MatchConfig, player_names};
+pub use match_game::MatchGame;
 use pgnfile::PgnFile;
-use player::PlayerSpec;
 use record::GameRecord;
-use stats::Wdl;
-use turn::Player;
-
-/// What the runner needs of a game beyond its rules and engines: its record
-/// format and its external engines.
-pub trait MatchGame: Catalogue {
-    /// One game in the game's record format (PGN for chess), ending with a
-    /// blank line.
-    fn record_text(&self, record: &GameRecord<Self>) -> String;
-
-    /// Starts an external engine.
-    ///
-    /// # Errors
-    /// A protocol of another game, or the engine cannot start.
-    fn start_external(&self, launch: &Launch) -> Result<Box<dyn Player<Self>>, LaunchError>;
-}
-
-impl MatchGame for ChessRules {
-    fn record_text(&self, record: &GameRecord<Self>) -> String {
-        record.to_pgn()
-    }
-
-    fn start_external(&self, launch: &Launch) -> Result<Box<dyn Player<Self>>, LaunchError> {
-        external::start_chess(launch)
-    }
-}
 
 /// Why a match cannot be played.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -102,69 +74,6 @@ impl std::fmt::Display for MatchError {
 }
 
 impl std::error::Error for MatchError {}
-
-/// External engines' time control when none is given.
-pub const DEFAULT_EXTERNAL_TC: TimeControl = TimeControl::Clock {
-    moves: None,
-    base: Duration::from_secs(10),
-    increment: Duration::from_millis(100),
-};
-
-/// What the runner does when an engine plays an illegal move (the front
-/// ends' choice for their own engine is [`crate::protocol::session::IllegalPolicy`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum IllegalRule {
-    /// The offender loses the game (as cutechess and fastchess do).
-    #[default]
-    Forfeit,
-    /// The move is flagged in the PGN and the standings, not played, and the
-    /// engine is asked again from the true position (its driver sets the
-    /// position up afresh); after three illegal moves in a row it forfeits.
-    Continue,
-}
-
-/// A match or tournament of the game `R`.
-#[derive(Clone, Debug)]
-pub struct MatchConfig<R: MatchGame> {
-    /// The rules that judge every move.
-    pub rules: R,
-    pub players: Vec<PlayerSpec>,
-    /// Games per pairing (each opening is played with colours reversed).
-    pub games: usize,
-    /// Rounds of the whole schedule.
-    pub rounds: usize,
-    pub concurrency: usize,
-    pub openings: Vec<Opening<R>>,
-    /// Wall-clock time control of external engines (`None`: 10+0.1).
-    pub tc: Option<TimeControl>,
-    /// Also hold retro engines to `tc`, on their machine's authentic time.
-    /// Otherwise a retro engine's limit is its per-move T-state budget
-    /// (`engine_options.budget`), past which it counts as hung.
-    pub authentic_clock: bool,
-    pub seed: u64,
-    pub illegal: IllegalRule,
-    pub max_plies: usize,
-    pub engine_options: EngineOptions,
-    /// How long an external engine may take to start.
-    pub startup: Duration,
-    /// Keep what each retro engine's move cost as a comment on it
-    /// ([`record::MoveNote`]; `match --no-comments` leaves them out).
-    pub comments: bool,
-    /// The part of the schedule to play (default: all of it).
-    pub shard: shard::Shard,
-}
-
-/// One scheduled game.
-#[derive(Clone, Debug)]
-struct Pairing {
-    number: usize,
-    /// Its place among the games this run plays (its shard's), from 0.
-    slot: usize,
-    round: usize,
-    white: usize,
-    black: usize,
-    opening: usize,
-}
 
 /// Per-player totals.
 #[derive(Clone, Debug, Default)]
@@ -255,12 +164,6 @@ impl Schedule {
             opening: (g / 2) % self.openings,
         })
     }
-}
-
-pub(crate) fn seed_for(match_seed: u64, game: usize, side: u64) -> u64 {
-    let mut r =
-        SplitMix64::new(match_seed ^ (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ side);
-    r.next_u64() >> 1
 }
 
 /// Why a match ended before its last game.
@@ -396,24 +299,6 @@ fn start_workers<R: MatchGame>(
         }
     }
     Ok(rx)
-}
-
-/// Display names, made unique: a repeated name gets " (2)", " (3)", ...
-pub fn player_names(players: &[PlayerSpec]) -> Vec<String> {
-    let mut names: Vec<String> = Vec::new();
-    for p in players {
-        let base = p.name();
-        let seen = names
-            .iter()
-            .filter(|n| **n == base || n.starts_with(&format!("{base} (")))
-            .count();
-        names.push(if seen == 0 {
-            base
-        } else {
-            format!("{base} ({})", seen + 1)
-        });
-    }
-    names
 }
 
 fn tally<R: MatchGame>(

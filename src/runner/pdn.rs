@@ -9,8 +9,8 @@
 //! ACF's three-move ballots need a table we would have to copy, the two-move
 //! ballots follow from the rules alone.
 
-use super::MatchGame;
 use super::external::{self, Launch, LaunchError};
+use super::match_game::MatchGame;
 use super::openings::Opening;
 use super::record::GameRecord;
 use super::turn::Player;

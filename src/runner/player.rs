@@ -5,26 +5,26 @@
 use std::str::FromStr;
 use std::time::Duration;
 
-use super::MatchGame;
-use super::clock::MatchClock;
 use super::external::{Launch, LaunchError};
+use super::match_game::MatchGame;
 use super::record::MoveNote;
+use super::time_control::MatchClock;
 pub use super::turn::{Player, Turn};
-use crate::engines::{self, BadValue, Engine, EngineError, EngineOptions, Played};
-use crate::machine::SplitMix64;
+use crate::engines::{self, BadValue, Engine, EngineError, EngineOptions, Entry, Played};
 use crate::protocol::{Protocol, UnknownProtocol};
+use crate::rng::SplitMix64;
 use crate::rules::{Game, HangKind, Rules};
 
 /// Who plays, as given on the command line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayerSpec {
-    /// A built-in retro engine by id.
-    Retro(String),
+    /// A built-in retro engine.
+    Retro(&'static Entry),
     /// A built-in engine with options or a name of its own:
     /// `ID,option.NAME=VALUE...[,name=N]`, values for the options its driver
     /// declares (samuel-f8's `Level`), over the match's own.
     RetroWith {
-        id: String,
+        entry: &'static Entry,
         name: Option<String>,
         options: Vec<(String, String)>,
     },
@@ -290,10 +290,10 @@ fn parse_plain(s: &str, parts: &[&str]) -> Result<PlayerSpec, SpecError> {
 /// `random` or a built-in engine's id, with its settings (`name=`, and
 /// `option.NAME=VALUE` for the options its driver declares).
 fn parse_built_in(s: &str, id: &str, settings: &[&str]) -> Result<PlayerSpec, SpecError> {
-    let entry = match engines::entry(id) {
-        Some(e) => Some(e),
-        None if id == "random" => None,
-        None => {
+    let entry = match engines::find(id) {
+        Ok(e) => Some(e),
+        Err(_) if id == "random" => None,
+        Err(_) => {
             return Err(SpecError::UnknownEngine {
                 id: id.to_string(),
                 known: engines::engine_ids(),
@@ -337,9 +337,9 @@ fn parse_built_in(s: &str, id: &str, settings: &[&str]) -> Result<PlayerSpec, Sp
     Ok(match entry {
         None if name.is_none() => PlayerSpec::Random,
         None => return Err(SpecError::RandomNamed(s.to_string())),
-        Some(_) if name.is_none() && options.is_empty() => PlayerSpec::Retro(id.to_string()),
-        Some(_) => PlayerSpec::RetroWith {
-            id: id.to_string(),
+        Some(entry) if name.is_none() && options.is_empty() => PlayerSpec::Retro(entry),
+        Some(entry) => PlayerSpec::RetroWith {
+            entry,
             name,
             options,
         },
@@ -350,12 +350,12 @@ impl PlayerSpec {
     /// The name shown in tables and PGN.
     pub fn name(&self) -> String {
         match self {
-            PlayerSpec::Retro(id) => engines::info(id).map_or(id.clone(), |i| i.name.to_string()),
+            PlayerSpec::Retro(entry) => entry.info.name.to_string(),
             PlayerSpec::RetroWith {
                 name: Some(name), ..
             } => name.clone(),
-            PlayerSpec::RetroWith { id, options, .. } => {
-                let mut name = PlayerSpec::Retro(id.clone()).name();
+            PlayerSpec::RetroWith { entry, options, .. } => {
+                let mut name = entry.info.name.to_string();
                 for (k, v) in options {
                     name.push_str(&format!(" {k}={v}"));
                 }
@@ -372,9 +372,7 @@ impl PlayerSpec {
     /// The game it plays; `None` for the random mover, which plays any.
     pub fn game(&self) -> Option<engines::GameKind> {
         match self {
-            PlayerSpec::Retro(id) | PlayerSpec::RetroWith { id, .. } => {
-                engines::entry(id).map(|e| e.game)
-            }
+            PlayerSpec::Retro(entry) | PlayerSpec::RetroWith { entry, .. } => Some(entry.game),
             PlayerSpec::Random => None,
             PlayerSpec::External { proto, .. } => Some(proto.game()),
             PlayerSpec::Diluted { inner, .. } => inner.game(),
@@ -402,18 +400,20 @@ impl PlayerSpec {
         startup: Duration,
     ) -> Result<Box<dyn Player<R>>, StartError> {
         Ok(match self {
-            PlayerSpec::Retro(id) => {
+            PlayerSpec::Retro(entry) => {
                 let options = EngineOptions {
                     seed,
                     ..options.clone()
                 };
                 Box::new(Retro {
-                    engine: R::create(id, &options)?,
+                    engine: R::create(entry, &options)?,
                     budget: options.budget,
                 })
             }
             PlayerSpec::RetroWith {
-                id, options: own, ..
+                entry,
+                options: own,
+                ..
             } => {
                 let mut options = EngineOptions {
                     seed,
@@ -423,7 +423,7 @@ impl PlayerSpec {
                     options = options.with(k, v);
                 }
                 Box::new(Retro {
-                    engine: R::create(id, &options)?,
+                    engine: R::create(entry, &options)?,
                     budget: options.budget,
                 })
             }
@@ -635,7 +635,7 @@ mod tests {
         assert_eq!("random".parse::<PlayerSpec>(), Ok(PlayerSpec::Random));
         assert_eq!(
             "1k-zx-chess".parse::<PlayerSpec>(),
-            Ok(PlayerSpec::Retro("1k-zx-chess".into()))
+            Ok(PlayerSpec::Retro(engines::find("1k-zx-chess").unwrap()))
         );
         let ext: PlayerSpec = "cmd=/usr/games/stockfish,proto=uci,option.Skill Level=0"
             .parse()

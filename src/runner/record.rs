@@ -2,7 +2,7 @@
 //! with which seed, from which opening, the moves with comments (what each
 //! retro engine's move cost, and flagged moves), and how it ended (typed).
 //! The record format (PGN for chess, PDN for draughts) is the game's own
-//! ([`super::MatchGame::record_text`]).
+//! ([`super::match_game::MatchGame::record_text`]).
 //!
 //! # The move comments
 //!
@@ -100,14 +100,6 @@ pub struct GameRecord<R: Rules> {
     pub time_control: String,
     /// The per-move T-state budget of the retro engines, if any played.
     pub retro_budget: Option<u64>,
-}
-
-impl<R: Rules> GameRecord<R> {
-    /// The result token of PGN and PDN (`1-0`, `0-1`, `1/2-1/2`, `*`), White's
-    /// score first.
-    pub fn result_token(&self) -> &'static str {
-        self.result.map_or("*", GameResult::pgn)
-    }
 }
 
 #[cfg(test)]

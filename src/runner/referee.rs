@@ -5,10 +5,13 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::clock::{MatchClock, TimeControl};
+use super::config::{
+    DEFAULT_EXTERNAL_TC, IllegalRule, MatchConfig, Pairing, player_names, seed_for,
+};
+use super::match_game::MatchGame;
 use super::record::GameRecord;
+use super::time_control::{MatchClock, TimeControl};
 use super::turn::{Player, Turn};
-use super::{DEFAULT_EXTERNAL_TC, IllegalRule, MatchConfig, MatchGame, Pairing, player_names};
 use crate::arbiter::Judgement;
 use crate::engines::Played;
 use crate::rules::{Color, EndReason, Game, GameResult, Termination};
@@ -17,7 +20,7 @@ use crate::rules::{Color, EndReason, Game, GameResult, Termination};
 const STRIKES: usize = 3;
 
 /// A game being played.
-struct Table<'a, R: MatchGame> {
+struct GameInPlay<'a, R: MatchGame> {
     config: &'a MatchConfig<R>,
     game: Game<R>,
     record: GameRecord<R>,
@@ -35,8 +38,8 @@ pub(super) fn play_game<R: MatchGame>(
     p: &Pairing,
     stop: &AtomicBool,
 ) -> Option<(GameRecord<R>, [Vec<Duration>; 2])> {
-    let mut table = Table::new(config, p);
-    let seeds = [table.record.white_seed, table.record.black_seed];
+    let mut in_play = GameInPlay::new(config, p);
+    let seeds = [in_play.record.white_seed, in_play.record.black_seed];
     let specs = [&config.players[p.white], &config.players[p.black]];
     let mut players: Vec<Box<dyn Player<R>>> = Vec::new();
     for (i, spec) in specs.iter().enumerate() {
@@ -48,28 +51,28 @@ pub(super) fn play_game<R: MatchGame>(
         ) {
             Ok(player) => players.push(player),
             Err(e) => {
-                let name = table.name(side_of(i));
-                table.end(
+                let name = in_play.name(side_of(i));
+                in_play.end(
                     side_of(i),
                     EndReason::CouldNotStart,
                     format!("{name} could not start: {e}"),
                 );
-                return Some((table.record, table.times));
+                return Some((in_play.record, in_play.times));
             }
         }
     }
-    while !table.over() {
+    while !in_play.end_if_over() {
         if stop.load(Ordering::SeqCst) {
             return None;
         }
-        let i = index_of(table.game.turn());
-        let turn = table.ask(players[i].as_mut());
-        table.take(turn);
+        let i = index_of(in_play.game.turn());
+        let turn = in_play.ask(players[i].as_mut());
+        in_play.take(turn);
     }
     for player in players.iter_mut() {
         player.finish();
     }
-    Some((table.record, table.times))
+    Some((in_play.record, in_play.times))
 }
 
 fn side_of(i: usize) -> Color {
@@ -80,9 +83,9 @@ fn index_of(side: Color) -> usize {
     if side.is_white() { 0 } else { 1 }
 }
 
-impl<'a, R: MatchGame> Table<'a, R> {
+impl<'a, R: MatchGame> GameInPlay<'a, R> {
     /// The game set up from its opening, clocks from the time control.
-    fn new(config: &'a MatchConfig<R>, p: &Pairing) -> Table<'a, R> {
+    fn new(config: &'a MatchConfig<R>, p: &Pairing) -> GameInPlay<'a, R> {
         let opening = &config.openings[p.opening];
         let specs = [&config.players[p.white], &config.players[p.black]];
         let retro = [specs[0].is_retro(), specs[1].is_retro()];
@@ -99,8 +102,8 @@ impl<'a, R: MatchGame> Table<'a, R> {
             round: p.round,
             white: names[p.white].clone(),
             black: names[p.black].clone(),
-            white_seed: super::seed_for(config.seed, p.number, 1),
-            black_seed: super::seed_for(config.seed, p.number, 2),
+            white_seed: seed_for(config.seed, p.number, 1),
+            black_seed: seed_for(config.seed, p.number, 2),
             opening: opening.name.clone(),
             root: opening.root.clone(),
             root_text: opening.root_text(&config.rules),
@@ -119,7 +122,7 @@ impl<'a, R: MatchGame> Table<'a, R> {
                 .any(|&r| r)
                 .then_some(config.engine_options.budget),
         };
-        Table {
+        GameInPlay {
             config,
             game,
             record,
@@ -140,7 +143,7 @@ impl<'a, R: MatchGame> Table<'a, R> {
 
     /// Whether the game has ended; ends it by the rules or by adjudication
     /// if it should.
-    fn over(&mut self) -> bool {
+    fn end_if_over(&mut self) -> bool {
         if self.record.result.is_some() {
             return true;
         }
@@ -354,7 +357,7 @@ mod tests {
     }
 
     /// A legal move of the side on move in the opening's position.
-    fn legal(t: &Table<ChessRules>) -> String {
+    fn legal(t: &GameInPlay<ChessRules>) -> String {
         let m = &t.game.legal_moves()[0];
         t.game.rules().wire(t.game.position(), m).to_string()
     }
@@ -362,7 +365,7 @@ mod tests {
     #[test]
     fn a_legal_move_is_played_with_its_note_and_an_illegal_one_forfeits() {
         let c = config(IllegalRule::Forfeit, true);
-        let mut t = Table::new(&c, &PAIRING);
+        let mut t = GameInPlay::new(&c, &PAIRING);
         let opening = t.record.moves.len();
         let side = t.game.turn();
         t.take(turn(&legal(&t)));
@@ -381,13 +384,13 @@ mod tests {
             "{}",
             t.record.reason
         );
-        assert!(t.over());
+        assert!(t.end_if_over());
     }
 
     #[test]
     fn under_continue_an_illegal_move_is_flagged_and_three_in_a_row_forfeit() {
         let c = config(IllegalRule::Continue, false);
-        let mut t = Table::new(&c, &PAIRING);
+        let mut t = GameInPlay::new(&c, &PAIRING);
         t.take(turn(&legal(&t)));
         assert_eq!(t.record.moves.last().unwrap().1, None, "--no-comments");
         for strike in 1..STRIKES {
@@ -416,7 +419,7 @@ mod tests {
                 EndReason::ProtocolFault,
             ),
         ] {
-            let mut t = Table::new(&c, &PAIRING);
+            let mut t = GameInPlay::new(&c, &PAIRING);
             let side = t.game.turn();
             t.take(turn);
             assert_eq!(t.record.end, Some(reason));
@@ -438,12 +441,12 @@ mod tests {
         let mut c = config(IllegalRule::Forfeit, true);
         c.tc = Some("10+0".parse().unwrap());
         // With time left, giving up is giving up.
-        let mut t = Table::new(&c, &PAIRING);
+        let mut t = GameInPlay::new(&c, &PAIRING);
         let turn = t.ask(&mut GivesUp);
         t.take(turn);
         assert_eq!(t.record.end, Some(EndReason::Resignation));
         // With none, the flag has fallen first.
-        let mut t = Table::new(&c, &PAIRING);
+        let mut t = GameInPlay::new(&c, &PAIRING);
         let side = t.game.turn();
         t.clocks[index_of(side)].left = Some(Duration::ZERO);
         let turn = t.ask(&mut GivesUp);

@@ -5,8 +5,8 @@
 
 use std::time::Duration;
 
-use super::clock::MatchClock;
 use super::record::MoveNote;
+use super::time_control::MatchClock;
 use crate::rules::{Astray, Game, HangKind, Rules};
 
 /// What a player did on its turn.

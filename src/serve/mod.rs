@@ -43,12 +43,13 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::engines::{self, EngineError, EngineOptions, GameKind};
-use crate::machine::SplitMix64;
+use crate::engines::{self, EngineOptions, Entry, GameKind, RulesError};
 use crate::picture::{MAX_SCALE, Picture};
+use crate::rng::SplitMix64;
 use crate::rules::Color;
 use crate::rules::chess::ChessRules;
-use crate::rules::draughts::{Draughts, Variant};
+use crate::rules::draughts::Draughts;
+use crate::with_rules;
 use table::{IllegalMoves, MoveError, PageRules, Table, UnknownPolicy};
 
 /// The largest request body read.
@@ -111,6 +112,18 @@ impl Answer {
 enum AnyTable {
     Chess(Box<Table<ChessRules>>),
     Draughts(Box<Table<Draughts>>),
+}
+
+impl From<Table<ChessRules>> for AnyTable {
+    fn from(table: Table<ChessRules>) -> AnyTable {
+        AnyTable::Chess(Box::new(table))
+    }
+}
+
+impl From<Table<Draughts>> for AnyTable {
+    fn from(table: Table<Draughts>) -> AnyTable {
+        AnyTable::Draughts(Box::new(table))
+    }
 }
 
 /// Runs `$body` with `$t` bound to the table of either game.
@@ -204,7 +217,7 @@ impl Server {
     }
 
     fn engines(&self) -> Answer {
-        let list = engines::catalogue().into_iter().map(|e| {
+        let list = engines::catalogue().iter().map(|e| {
             json!({
                 "id": e.info.id,
                 "name": e.info.name,
@@ -230,12 +243,7 @@ impl Server {
         let Some(id) = form.get("engine") else {
             return Err(Answer::error(400, "missing form field: engine"));
         };
-        let Some(entry) = engines::entry(id) else {
-            return Err(Answer::error(
-                404,
-                &EngineError::Unknown(id.clone()).to_string(),
-            ));
-        };
+        let entry = engines::find(id).map_err(|e| Answer::error(404, &e.to_string()))?;
         let person = form_color(form, entry.game)?;
         let illegal = form_illegal(form)?;
         self.drop_idle();
@@ -250,7 +258,7 @@ impl Server {
             seed,
             ..self.options.clone()
         };
-        let mut table = new_table(form, entry.game, id, &options, person, illegal)?;
+        let mut table = new_table(form, entry, &options, person, illegal)?;
         with_table!(&mut table, t => engine_turn(t))?;
         let state = with_table!(&mut table, t => state(&game_id, t));
         let slot = Arc::new(Mutex::new(Slot {
@@ -426,36 +434,28 @@ fn form_seed(form: &HashMap<String, String>) -> Result<Option<u64>, Answer> {
     }
 }
 
-/// The table for engine `id`, with the draughts rules from the `rules`
-/// field (refused for chess).
+/// The table for the engine of `entry`, with the draughts rules from the
+/// `rules` field (refused for chess).
 fn new_table(
     form: &HashMap<String, String>,
-    game: GameKind,
-    id: &str,
+    entry: &'static Entry,
     options: &EngineOptions,
     person: Color,
     illegal: IllegalMoves,
 ) -> Result<AnyTable, Answer> {
-    let made = match game {
-        GameKind::Chess => {
-            if form.get("rules").is_some_and(|r| !r.is_empty()) {
-                return Err(Answer::error(400, &format!("rules: {id} plays chess")));
-            }
-            Table::new(ChessRules, id, options, person, illegal)
-                .map(|t| AnyTable::Chess(Box::new(t)))
-        }
-        GameKind::Draughts => {
-            let rules = form.get("rules").map_or("english", String::as_str);
-            let rules = if rules.is_empty() { "english" } else { rules };
-            let variant: Variant = match rules.parse() {
-                Ok(v) => v,
-                Err(e) => return Err(Answer::error(400, &format!("rules: {e}"))),
-            };
-            Table::new(Draughts::new(variant), id, options, person, illegal)
-                .map(|t| AnyTable::Draughts(Box::new(t)))
-        }
-    };
-    made.map_err(|e| Answer::error(500, &format!("cannot start {id}: {e}")))
+    let rules = form
+        .get("rules")
+        .map(String::as_str)
+        .filter(|r| !r.is_empty());
+    let rules = entry.rules(rules).map_err(|e| match e {
+        RulesError::ForChess { id, .. } => Answer::error(400, &format!("rules: {id} plays chess")),
+        RulesError::Unknown(e) => Answer::error(400, &format!("rules: {e}")),
+    })?;
+    let made = with_rules!(rules, |rules| Table::new(
+        rules, entry, options, person, illegal
+    )
+    .map(AnyTable::from));
+    made.map_err(|e| Answer::error(500, &format!("cannot start {}: {e}", entry.info.id)))
 }
 
 /// Lets the engine move if it is its turn; a driver error is a 500.

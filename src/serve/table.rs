@@ -3,20 +3,18 @@
 //! the web page (`super`) and by `retrochess screen --play`, which replays a
 //! person's moves to show the screen they lead to.
 
-use std::fmt::Write as _;
 use std::str::FromStr;
 
-use shakmaty::Position as _;
-use shakmaty::san::SanPlus;
 use shakmaty::uci::UciMove;
 
 use crate::arbiter::Judgement;
-use crate::engines::{Catalogue, Engine, EngineError, EngineOptions};
+use crate::engines::{Catalogue, Engine, EngineError, EngineOptions, Entry};
 use crate::machine::Display;
-use crate::protocol::session::{self, Weighed};
+use crate::protocol::judging::{Weighed, judge_thoughts};
 use crate::rules::chess::ChessRules;
 use crate::rules::draughts::wire::WireError;
 use crate::rules::draughts::{Draughts, PdnMove};
+use crate::rules::pgn;
 use crate::rules::{Color, Game, GameResult, Verdict};
 
 /// What the page and the record need from a game's rules beyond [`Rules`].
@@ -55,47 +53,29 @@ impl PageRules for ChessRules {
     }
 
     fn movetext(game: &Game<Self>) -> Vec<String> {
-        let mut pos = game.root().clone();
-        let mut tokens = Vec::new();
-        for (i, m) in game.moves().iter().enumerate() {
-            if pos.turn().is_white() {
-                tokens.push(format!("{}.", pos.fullmoves()));
-            } else if i == 0 {
-                tokens.push(format!("{}...", pos.fullmoves()));
-            }
-            tokens.push(SanPlus::from_move_and_play_unchecked(&mut pos, *m).to_string());
-        }
-        tokens
+        pgn::movetext(game.root(), game.moves().iter().map(|m| (m, None)))
     }
 
-    /// PGN: `1-0` a win for White.
+    /// PGN, by the writer `match` uses ([`crate::rules::pgn`]): `1-0` a win
+    /// for White; the `Result` tag after the others.
     fn record(
         tags: &[(String, String)],
         game: &Game<Self>,
         why: &str,
         result: Option<GameResult>,
     ) -> String {
-        let token = match result {
-            Some(GameResult::Win(Color::White)) => "1-0",
-            Some(GameResult::Win(Color::Black)) => "0-1",
-            Some(GameResult::Draw) => "1/2-1/2",
-            None => "*",
-        };
-        let mut s = String::new();
-        for (k, v) in tags
+        let tags: Vec<(&str, &str)> = tags
             .iter()
             .map(|(k, v)| (k.as_str(), v.as_str()))
-            .chain([("Result", token)])
-        {
-            let v = v.replace('\\', "\\\\").replace('"', "\\\"");
-            let _ = writeln!(s, "[{k} \"{v}\"]");
-        }
-        s.push('\n');
-        let mut tokens = Self::movetext(game);
-        tokens.push(crate::runner::pgn::comment_token(why));
-        tokens.push(token.to_string());
-        crate::runner::pgn::push_movetext(&mut s, tokens);
-        s
+            .chain([("Result", pgn::result_token(result))])
+            .collect();
+        pgn::write_game(
+            &tags,
+            game.root(),
+            game.moves().iter().map(|m| (m, None)),
+            why,
+            result,
+        )
     }
 }
 
@@ -274,24 +254,24 @@ pub struct Table<R: PageRules> {
 }
 
 impl<R: PageRules> Table<R> {
-    /// A new game of `rules` against the engine `id`, the person playing
-    /// `person`.
+    /// A new game of `rules` against the engine of `entry`, the person
+    /// playing `person`.
     ///
     /// # Errors
-    /// Unknown engine, or its tape cannot be loaded.
+    /// An engine of another game, or its tape cannot be loaded.
     pub fn new(
         rules: R,
-        id: &str,
+        entry: &'static Entry,
         options: &EngineOptions,
         person: Color,
         illegal_moves: IllegalMoves,
     ) -> Result<Table<R>, EngineError> {
-        let mut engine = R::create(id, options)?;
+        let mut engine = R::create(entry, options)?;
         engine.collect_candidates(true);
         let info = engine.info();
         Ok(Table {
             game: Game::initial(rules),
-            engine_id: id.to_string(),
+            engine_id: entry.info.id.to_string(),
             engine_name: info.name,
             machine: info.machine,
             engine,
@@ -359,8 +339,7 @@ impl<R: PageRules> Table<R> {
         let reply = self.engine.play(&self.game, self.budget)?;
         let (candidates, tie_break) = match &reply.thoughts {
             Some(thoughts) => {
-                let judged: Vec<Weighed<R>> =
-                    session::judge_thoughts(self.game.rules(), &before, thoughts);
+                let judged: Vec<Weighed<R>> = judge_thoughts(self.game.rules(), &before, thoughts);
                 let list = judged
                     .iter()
                     .map(|w| Considered {

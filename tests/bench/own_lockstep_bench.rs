@@ -15,8 +15,9 @@ use std::collections::BTreeMap;
 
 use retrochess::arbiter::Judgement;
 use retrochess::engines::{self, Catalogue, EngineOptions, GameKind, onek};
+use retrochess::machine::Core;
 use retrochess::machine::cpu::lockstep::{self, Opcode};
-use retrochess::machine::{Core, SplitMix64};
+use retrochess::rng::SplitMix64;
 use retrochess::rules::Game;
 use retrochess::rules::chess::ChessRules;
 use retrochess::rules::draughts::Draughts;
@@ -60,7 +61,7 @@ fn play<R: Catalogue + Clone>(rules: R, id: &str, replies: usize, engine_first: 
         seed: 7,
         ..EngineOptions::default().with(onek::OPENING, "think")
     };
-    let mut engine = R::create(id, &options).unwrap();
+    let mut engine = R::create(retrochess::engines::find(id).unwrap(), &options).unwrap();
     let mut rng = SplitMix64::new(if engine_first { 7 } else { 8 });
     let mut game = Game::initial(rules.clone());
     let engine_side = |first: bool| if first == engine_first { 0 } else { 1 };

@@ -28,12 +28,6 @@ fn nodes_per_second_at_several_levels() {
             report.elapsed.as_secs_f64() * 1e3,
             report.nodes_per_second()
         );
-        if level == Level::default() {
-            assert!(
-                per_move < 100_000.0,
-                "a default-level move takes {per_move} µs"
-            );
-        }
     }
 }
 

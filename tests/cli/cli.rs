@@ -312,7 +312,6 @@ fn a_tape_patched_with_halt_is_a_named_stop_not_a_hang() {
     tape[0x4293 - 0x4009] = 0x76;
     let path = common::temp_file("halt.p", &tape);
     let pgn = common::temp_file("halt.pgn", b"");
-    let started = std::time::Instant::now();
     let (ok, out, err) = run(
         &[
             "match",
@@ -329,8 +328,8 @@ fn a_tape_patched_with_halt_is_a_named_stop_not_a_hang() {
         ],
         "",
     );
+    // The halt is a named stop, not a budget run out: both games say so.
     assert!(ok, "{out}{err}");
-    assert!(started.elapsed().as_secs() < 30, "ended promptly");
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(
         text.matches("1K ZX Chess hung: halted at PC 0x4293 with nothing to wake it")
@@ -443,6 +442,72 @@ fn baker_printed_and_mended_are_kept_apart() {
             assert!(games.contains(&tag), "{tag}: {games}");
         }
     }
+}
+
+/// The options of an emulated engine.
+const ENGINE_OPTIONS: [&str; 6] = [
+    "--seed",
+    "--think-first-move",
+    "--frames",
+    "--tape",
+    "--option",
+    "--core",
+];
+
+/// Each subcommand's `--help` lists the engine's options where it runs an
+/// engine and not where it runs none (issue 43): `rate` has its own
+/// `--seed` (the bootstrap's) and none of the others, `engines` none.
+#[test]
+fn help_lists_what_applies_to_each_subcommand() {
+    let help = |sub: &str| {
+        let (ok, out, err) = run(&[sub, "--help"], "");
+        assert!(ok, "{sub} --help: {err}");
+        out
+    };
+    for sub in [
+        "uci", "xboard", "hub", "match", "play", "explain", "screen", "serve", "bench",
+    ] {
+        let out = help(sub);
+        for option in ENGINE_OPTIONS {
+            assert!(out.contains(option), "{sub} --help lacks {option}:\n{out}");
+        }
+    }
+    let rate = help("rate");
+    for option in &ENGINE_OPTIONS[1..] {
+        assert!(
+            !rate.contains(option),
+            "rate --help lists {option}:\n{rate}"
+        );
+    }
+    assert!(
+        rate.contains("--seed") && rate.contains("bootstrap"),
+        "{rate}"
+    );
+    let first = rate.lines().next().unwrap();
+    assert!(first.contains("draws as halves"), "{first}");
+    let engines = help("engines");
+    for option in ENGINE_OPTIONS {
+        assert!(
+            !engines.contains(option),
+            "engines --help lists {option}:\n{engines}"
+        );
+    }
+}
+
+/// An engine's options given before the subcommand still count, and
+/// after it override them.
+#[test]
+fn engine_options_before_the_subcommand_still_count() {
+    let screen = |args: &[&str]| {
+        let (ok, out, err) = run(args, "");
+        assert!(ok, "{args:?}: {err}");
+        out
+    };
+    let before = screen(&["--seed", "3", "screen", "--play", "e7e5"]);
+    let after = screen(&["screen", "--seed", "3", "--play", "e7e5"]);
+    assert_eq!(before, after);
+    let (ok, _, err) = run(&["--tape", "/nonexistent.p", "screen", "--seed", "3"], "");
+    assert!(!ok && err.contains("/nonexistent.p"), "{err}");
 }
 
 #[test]

@@ -7,4 +7,5 @@ mod common;
 
 mod astray;
 mod cli;
+mod docs_links;
 mod explain;

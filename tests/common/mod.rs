@@ -6,7 +6,7 @@ pub mod pipe;
 
 use std::path::PathBuf;
 
-use retrochess::machine::SplitMix64;
+use retrochess::rng::SplitMix64;
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess, Move, Position};
 
@@ -157,7 +157,10 @@ pub fn chess_engine(
     Box<dyn retrochess::engines::Engine<retrochess::rules::chess::ChessRules>>,
     retrochess::engines::EngineError,
 > {
-    <retrochess::rules::chess::ChessRules as retrochess::engines::Catalogue>::create(id, options)
+    <retrochess::rules::chess::ChessRules as retrochess::engines::Catalogue>::create(
+        retrochess::engines::find(id)?,
+        options,
+    )
 }
 
 /// Reads `tests/fixtures/NAME` (see tests/fixtures/README.md).
@@ -280,6 +283,24 @@ pub fn peer(name: &str) -> PathBuf {
         })
 }
 
+/// The row of `name` in a match's final table (`retrochess match`'s
+/// standings): its games, wins, draws and losses. The row whose name is
+/// `name` exactly: "Random mover" is not "Random mover (2)".
+pub fn standings_row(table: &str, name: &str) -> (u32, u32, u32, u32) {
+    let nums: Vec<u32> = table
+        .lines()
+        .filter_map(|l| l.strip_prefix(name))
+        .map(|rest| {
+            rest.split_whitespace()
+                .take(4)
+                .map_while(|x| x.parse().ok())
+                .collect::<Vec<u32>>()
+        })
+        .find(|nums| nums.len() == 4)
+        .unwrap_or_else(|| panic!("{name} not in\n{table}"));
+    (nums[0], nums[1], nums[2], nums[3])
+}
+
 /// The draughts engines the Hub tests serve with `retrochess hub`
 /// (`protocol::hub_session`, `runner::hub_match`, `interop::hub_interop`):
 /// every draughts engine of the registry, so a new driver is tested
@@ -343,7 +364,8 @@ pub const LONG_CASTLING: [(&str, &str); 2] = [
 /// moves, to which the full build (White, its `s` key first) replies
 /// d2d4 f2f4 f4f5 c1f4 f5e6 e6f7 d1d3 d3f3 f3b7 and then Qb7xa8, which its
 /// long-castling test takes for castling (found by the sweep's
-/// `find_a_long_castling_game`, seed 14 of the random mover).
+/// `find_a_long_castling_game`, seed 14 of the random mover;
+/// `scripts/long-castling-game` runs it again).
 pub const LONG_CASTLING_FROM_START: [&str; 9] = [
     "g8f6", "a7a6", "d7d6", "e7e6", "g7g6", "e8e7", "c8g4", "g4h3", "f8g7",
 ];

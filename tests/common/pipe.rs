@@ -12,6 +12,20 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
+/// A UCI session with `engine`, past `uciok`.
+pub fn uci(engine: &str) -> Engine {
+    let mut e = Engine::start(&["uci", "--engine", engine]);
+    e.send("uci");
+    e.until_prefix("uciok");
+    e
+}
+
+/// `N` of a cut's "cut N ms after the command" (src/protocol/searches.rs).
+pub fn cut_after_ms(text: &str) -> Option<u128> {
+    let (_, rest) = text.split_once("cut ")?;
+    rest.split_once(" ms after the command")?.0.parse().ok()
+}
+
 /// A running `retrochess` with pipes on stdin and stdout.
 pub struct Engine {
     child: Child,

@@ -17,7 +17,8 @@ use retrochess::engines::baker::{
     MAN, NOWT, NXTDIR, SQUAREVAL, TABLE_END, TEST_OFFSET, square_address,
 };
 use retrochess::engines::{Engine, EngineOptions, Played, Reply};
-use retrochess::machine::{Memory, Regs, Resume, SplitMix64, Stop};
+use retrochess::machine::{Memory, Regs, Resume, Stop};
+use retrochess::rng::SplitMix64;
 use retrochess::rules::draughts::{Draughts, Illegal, PdnMove, Position};
 use retrochess::rules::{Color, Game, HangKind, Rules, Verdict};
 

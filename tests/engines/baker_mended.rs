@@ -21,7 +21,8 @@ use retrochess::engines::baker::{
     square_address,
 };
 use retrochess::engines::{Engine, EngineOptions, Played};
-use retrochess::machine::{Regs, SplitMix64, Stop};
+use retrochess::machine::{Regs, Stop};
+use retrochess::rng::SplitMix64;
 use retrochess::rules::draughts::Draughts;
 use retrochess::rules::{Color, Game, Rules, Verdict};
 

@@ -15,7 +15,8 @@ use retrochess::rules::{Game, Rules, Verdict};
 /// dead end), the same both times.
 fn replies_twice<R: Rules + Catalogue>(rules: R, id: &str) {
     let options = EngineOptions::default().with("Opening", "think");
-    let mut engine = R::create(id, &options).unwrap_or_else(|e| panic!("{id}: {e}"));
+    let mut engine = R::create(retrochess::engines::find(id).unwrap(), &options)
+        .unwrap_or_else(|e| panic!("{id}: {e}"));
     let mut later = Game::initial(rules.clone());
     for _ in 0..2 {
         let m = later.legal_moves()[0].clone();

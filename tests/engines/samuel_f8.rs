@@ -13,7 +13,7 @@ use std::process::{Command, Stdio};
 use std::thread;
 
 use retrochess::engines::samuel_f8::{Position, legal_moves, perft};
-use retrochess::machine::SplitMix64;
+use retrochess::rng::SplitMix64;
 
 /// FEN, depth, and what the position tests.
 const TRICKY: &[(&str, u32, &str)] = &[

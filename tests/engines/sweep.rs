@@ -23,7 +23,8 @@ use std::fmt::Write as _;
 
 use retrochess::arbiter::Judgement;
 use retrochess::engines::{Engine, EngineOptions, GameKind, InputPath, Played, catalogue};
-use retrochess::machine::{Core, SplitMix64};
+use retrochess::machine::Core;
+use retrochess::rng::SplitMix64;
 use retrochess::rules::chess::ChessRules;
 use retrochess::rules::{Game, Rules, Verdict};
 
@@ -322,7 +323,8 @@ fn sweep_big() {
 /// Finds a game from the start position, ChesSkelet (full build) as White
 /// against the seeded random mover, every move of its own, in which its
 /// long-castling test fires: the game `play` and `serve` are tested with
-/// (`tests/cli/cli.rs`, `tests/serve/main.rs`). Run explicitly.
+/// (`tests/cli/cli.rs`, `tests/serve/main.rs`). A search that made a
+/// fixture, not a check: `scripts/long-castling-game` runs it.
 #[test]
 #[ignore]
 fn find_a_long_castling_game() {

@@ -504,3 +504,129 @@ fn gauntlet_script_falls_back_to_the_built_in_runner() {
     );
     assert_eq!(out.matches("== chesskelet vs ").count(), 5, "{out}");
 }
+
+/// The first `tool` on PATH, if any.
+fn on_path(tool: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|d| d.join(tool))
+        .find(|p| p.is_file())
+}
+
+/// Each game of a PGN file: its moves, comments and move numbers left out.
+fn pgn_moves(pgn: &str) -> Vec<Vec<String>> {
+    let mut games = Vec::new();
+    let mut moves: Vec<String> = Vec::new();
+    let mut in_comment = false;
+    for line in pgn.lines() {
+        if line.starts_with('[') {
+            if line.starts_with("[Event ") && !moves.is_empty() {
+                games.push(std::mem::take(&mut moves));
+            }
+            continue;
+        }
+        for word in line.split_whitespace() {
+            if in_comment {
+                in_comment = !word.ends_with('}');
+            } else if word.starts_with('{') {
+                in_comment = !word.ends_with('}');
+            } else if !word.ends_with('.') && !["1-0", "0-1", "1/2-1/2", "*"].contains(&word) {
+                moves.push(
+                    word.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.')
+                        .to_string(),
+                );
+            }
+        }
+    }
+    if !moves.is_empty() {
+        games.push(moves);
+    }
+    games
+}
+
+#[test]
+fn match_scripts_play_other_games_each_round() {
+    // Two rounds of what each script starts (2 games a round, colours
+    // reversed): by the tool itself where it is on PATH, else the same
+    // engines from the same book in `retrochess match`, whose schedule
+    // gives each two games the book's next opening.
+    let book = repo("adapters/openings/short-balanced.pgn");
+    let openings = pgn_moves(&std::fs::read_to_string(&book).unwrap());
+    assert!(openings.len() >= 100, "{} openings", openings.len());
+    let mut distinct = openings.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), openings.len(), "an opening listed twice");
+    for (script, tool) in [
+        ("adapters/fastchess/match.sh", "fastchess"),
+        ("adapters/cutechess/match.sh", "cutechess-cli"),
+    ] {
+        let shipped = std::fs::read_to_string(repo(script)).unwrap();
+        let line = shipped
+            .lines()
+            .find(|l| l.trim_start().starts_with("-openings "))
+            .unwrap_or_else(|| panic!("{script}: no -openings"));
+        for word in ["format=pgn", "order=random", "-srand"] {
+            assert!(line.contains(word), "{script}: {word} in {line}");
+        }
+        assert!(
+            shipped.contains("/../openings") && shipped.contains("short-balanced.pgn"),
+            "{script}"
+        );
+        let dir =
+            std::env::temp_dir().join(format!("retrochess-rounds-{tool}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let pgn = if on_path(tool).is_some() {
+            let o = run(
+                Command::new("sh")
+                    .arg(repo(script))
+                    .env("ROUNDS", "2")
+                    .env("TC", "10+0.1")
+                    .current_dir(&dir),
+                "",
+            );
+            assert!(o.status.success(), "{script}: {}", text(&o));
+            dir.join("retro.pgn")
+        } else {
+            let ids: Vec<String> = engine_lines(script)
+                .iter()
+                .map(|e| id_of(value(e, "name")).to_string())
+                .collect();
+            let out = dir.join("rounds.pgn");
+            let o = run(
+                Command::new(env!("CARGO_BIN_EXE_retrochess"))
+                    .args(["match", "-e", &ids[0], "-e", &ids[1], "--games", "4"])
+                    .arg("--openings")
+                    .arg(&book)
+                    .arg("--pgn")
+                    .arg(&out),
+                "",
+            );
+            assert!(o.status.success(), "{script}: {}", text(&o));
+            out
+        };
+        let games = pgn_moves(&std::fs::read_to_string(&pgn).unwrap());
+        assert_eq!(games.len(), 4, "{script}: {games:?}");
+        for g in 0..2 {
+            assert_ne!(
+                games[g],
+                games[g + 2],
+                "{script}: game {} repeats game {}",
+                g + 3,
+                g + 1
+            );
+            assert_ne!(
+                games[g][..4],
+                games[g + 2][..4],
+                "{script}: round 2 starts as round 1"
+            );
+            assert!(
+                openings.iter().any(|o| games[g + 2].starts_with(o)),
+                "{script}: game {} starts from no opening of the book: {:?}",
+                g + 3,
+                games[g + 2]
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

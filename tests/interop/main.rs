@@ -12,5 +12,6 @@ mod hub_interop;
 mod hung_replies;
 mod lichess_bot;
 mod multipv;
+mod picochess;
 mod python_interop;
 mod xboard_gui;

@@ -6,7 +6,8 @@ use retrochess::arbiter::Judgement;
 use retrochess::engines::{self, Catalogue, EngineOptions, GameKind, Reply, onek};
 use retrochess::machine::cpu::lockstep;
 use retrochess::machine::zx81::{FramesMode, Ram, Zx81};
-use retrochess::machine::{Core, Memory, Regs, Resume, SplitMix64, Stop};
+use retrochess::machine::{Core, Memory, Regs, Resume, Stop};
+use retrochess::rng::SplitMix64;
 use retrochess::rules::Game;
 use retrochess::rules::chess::ChessRules;
 use retrochess::rules::draughts::Draughts;
@@ -55,7 +56,7 @@ pub(crate) fn play<R: Catalogue + Clone>(
     options: &EngineOptions,
     replies: usize,
 ) -> Vec<Reply<R::Wire>> {
-    let mut engine = R::create(id, options).unwrap();
+    let mut engine = R::create(retrochess::engines::find(id).unwrap(), options).unwrap();
     let mut played = Vec::with_capacity(replies);
     let mut rng = SplitMix64::new(options.seed);
     let mut game = Game::initial(rules.clone());
@@ -284,7 +285,8 @@ fn moves_evaluated_are_counted_alike_on_both_cores() {
                 .with(onek::OPENING, "think")
                 .with(onek::FRAMES, "fast")
         };
-        let mut e = ChessRules::create("1k-zx-chess", &options).unwrap();
+        let mut e = ChessRules::create(retrochess::engines::find("1k-zx-chess").unwrap(), &options)
+            .unwrap();
         let r = e.play(&Game::initial(ChessRules), 2_000_000_000).unwrap();
         (r.played, r.nodes, r.tstates)
     };

@@ -3,8 +3,8 @@
 //! bounded runs (`cpu::check::side_by_side`, what the fuzz target
 //! `z80_cores` runs on libFuzzer's inputs).
 
-use retrochess::machine::SplitMix64;
 use retrochess::machine::cpu::check;
+use retrochess::rng::SplitMix64;
 
 #[test]
 fn random_programs_run_the_same_on_both_cores() {

@@ -7,9 +7,10 @@
 //! `z80emu`, which decodes nothing, and must end the same.
 
 use retrochess::machine::cpu::check::FlatBus;
-use retrochess::machine::cpu::own::{self, Compiled, Own};
+use retrochess::machine::cpu::own::{Compiled, Own};
 use retrochess::machine::cpu::z80emu::Z80emu;
 use retrochess::machine::cpu::{Bus, Cpu, HostWrites, Marks, Memory, Regs, RunEnd};
+use retrochess::machine::spectrum::SpectrumBus;
 use retrochess::machine::zx81::{FramesMode, Ram, Zx81, Zx81Bus};
 use retrochess::machine::{Core, Stop, Watches};
 
@@ -539,7 +540,7 @@ fn zx81_holding(blocks: &[&Compiled<Zx81Bus>]) -> Zx81Bus {
 /// `RST`, all its instructions unprefixed, in 16K RAM), and a 16K ZX81 bus
 /// holding its bytes.
 fn compiled_block_on_a_zx81() -> (&'static Compiled<Zx81Bus>, Zx81Bus) {
-    let block = own::compiled_zx81()
+    let block = Zx81Bus::compiled()
         .iter()
         .find(|c| {
             let last = c.code.last().map_or(0, |&(op, _, _)| op);
@@ -680,8 +681,8 @@ fn chains_are_right<B>(list: &[Compiled<B>]) -> (usize, usize) {
 #[test]
 fn each_chain_of_the_compiled_blocks_names_the_block_at_its_destination() {
     let (zx81, spectrum) = (
-        chains_are_right(own::compiled_zx81()),
-        chains_are_right(own::compiled_spectrum()),
+        chains_are_right(Zx81Bus::compiled()),
+        chains_are_right(SpectrumBus::compiled()),
     );
     assert!(zx81.0 > 100 && spectrum.0 > 50, "{zx81:?} {spectrum:?}");
     // The ZX81's programs share addresses, as do ChesSkelet's builds.
@@ -692,7 +693,7 @@ fn each_chain_of_the_compiled_blocks_names_the_block_at_its_destination() {
 /// `t` holding code `c` does not, both of unprefixed instructions in 16K
 /// RAM; a 16K ZX81 bus holding both, and an address only `t` has code at.
 fn a_loop_into_another_block() -> (&'static Compiled<Zx81Bus>, Zx81Bus, u16) {
-    let list = own::compiled_zx81();
+    let list = Zx81Bus::compiled();
     let (c, t) = list
         .iter()
         .flat_map(|c| {
@@ -744,7 +745,7 @@ fn before(at: u16) -> Regs {
 /// head is its start), all its instructions unprefixed in 16K RAM; a 16K
 /// ZX81 bus holding it.
 fn a_compiled_loop() -> (&'static Compiled<Zx81Bus>, Zx81Bus) {
-    let list = own::compiled_zx81();
+    let list = Zx81Bus::compiled();
     let c = list
         .iter()
         .enumerate()
@@ -811,7 +812,7 @@ fn a_compiled_block_whose_code_changed_is_not_gone_on_to() {
 fn a_signal_ends_the_run_in_a_compiled_block_that_goes_on_to_itself() {
     // A compiled block starting with `LDIR`, which goes on to itself while
     // it repeats.
-    let list = own::compiled_zx81();
+    let list = Zx81Bus::compiled();
     let (i, c) = list
         .iter()
         .enumerate()
@@ -976,7 +977,7 @@ fn a_compiled_return() -> &'static Compiled<Zx81Bus> {
             || matches!(op & 0xC7, 0xC0 | 0xC2 | 0xC4 | 0xC7)
             || matches!(op & 0xCF, 0xC1 | 0xC5))
     };
-    own::compiled_zx81()
+    Zx81Bus::compiled()
         .iter()
         .find(|c| {
             let (last, body) = c.code.split_last().expect("a block has instructions");

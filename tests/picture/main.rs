@@ -22,10 +22,13 @@ const WHITE: [u8; 3] = [0xFF; 3];
 const BLACK: [u8; 3] = [0; 3];
 
 fn boot_display<R: Catalogue>(id: &str) -> Display {
-    R::create(id, &EngineOptions::default())
-        .unwrap()
-        .display()
-        .expect("an emulated screen")
+    R::create(
+        retrochess::engines::find(id).unwrap(),
+        &EngineOptions::default(),
+    )
+    .unwrap()
+    .display()
+    .expect("an emulated screen")
 }
 
 /// The ZX81 code of a character of a screen as the fixtures write it:
@@ -289,7 +292,11 @@ fn chesskelet_boot_picture_is_its_printed_board() {
 #[test]
 fn chesskelet_picture_follows_the_game() {
     use retrochess::rules::Game;
-    let mut e = ChessRules::create("chesskelet", &EngineOptions::default()).unwrap();
+    let mut e = ChessRules::create(
+        retrochess::engines::find("chesskelet").unwrap(),
+        &EngineOptions::default(),
+    )
+    .unwrap();
     let before = Picture::of(&e.display().unwrap());
     let mut game = Game::initial(ChessRules);
     game.play_wire(&"e2e4".parse().unwrap());

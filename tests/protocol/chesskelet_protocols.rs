@@ -11,7 +11,7 @@ use crate::common::pipe;
 use std::time::Duration;
 
 use pipe::Engine;
-use retrochess::machine::SplitMix64;
+use retrochess::rng::SplitMix64;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Position};

@@ -1,19 +1,11 @@
-//! `src/protocol/session.rs` over pipes with the real binary, as a new user
+//! A protocol session over pipes with the real binary, as a new user
 //! would try it: a new game reseeds the machine (same seed, same game in a
 //! reused process), every `go` gets its `bestmove`, and an illegal move is
 //! never a `pv`.
 
 use crate::common::pipe;
 
-use pipe::Engine;
-
-/// A UCI session with `engine`, past `uciok`.
-pub fn uci(engine: &str) -> Engine {
-    let mut e = Engine::start(&["uci", "--engine", engine]);
-    e.send("uci");
-    e.until_prefix("uciok");
-    e
-}
+use pipe::{Engine, uci};
 
 fn bestmove(e: &mut Engine) -> String {
     e.until_prefix("bestmove")

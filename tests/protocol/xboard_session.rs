@@ -263,10 +263,10 @@ fn options_time_controls_and_move_now() {
             .iter()
             .all(|l| !l.starts_with("move ") && !l.starts_with("pong"))
     );
-    let t = Instant::now();
+    // `?` sends the held move at once: before the answer to the ping sent
+    // after it (the authentic wait would hold it for seconds).
     e.send("?");
     let lines = e.until_prefix("pong 5");
-    assert!(t.elapsed() < Duration::from_millis(500));
     assert!(lines.iter().any(|l| l.starts_with("move ")), "{lines:?}");
 }
 
@@ -313,9 +313,10 @@ fn garbage_eof_and_quit() {
     e.send("new");
     e.send("usermove e2e4");
     e.send("quit");
-    let t = Instant::now();
     assert!(e.wait(5 * SECOND).success());
-    assert!(t.elapsed() < SECOND);
+    // The move was held for the ZX81's seconds: quit did not wait for it.
+    let rest = e.drain(5 * SECOND);
+    assert!(!rest.iter().any(|l| l.starts_with("move ")), "{rest:?}");
 }
 
 /// One answer of analyze mode (up to its retro detail comment), checked in

@@ -6,4 +6,5 @@
 mod common;
 
 mod peers_read;
+mod prior_edges;
 mod rate_cli;

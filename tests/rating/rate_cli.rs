@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use crate::common;
-use retrochess::machine::SplitMix64;
+use retrochess::rng::SplitMix64;
 
 /// One game as PGN, with a short legal line and the result.
 fn pgn_game(round: usize, white: &str, black: &str, result: &str) -> String {

@@ -24,7 +24,7 @@ use std::collections::BTreeSet;
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-use retrochess::machine::SplitMix64;
+use retrochess::rng::SplitMix64;
 use retrochess::rules::draughts::hub::{parse_pydraughts_position, pydraughts_position};
 use retrochess::rules::draughts::pdn::write_game;
 use retrochess::rules::draughts::{

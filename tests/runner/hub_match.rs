@@ -8,7 +8,7 @@
 use retrochess::rules::draughts::pdn::read_games;
 use retrochess::rules::draughts::{Position, parse_fen};
 
-use crate::common::{self, over_hub, repo};
+use crate::common::{self, over_hub, repo, standings_row};
 
 /// Positions the FEN openings start from: Black to move, then White.
 const FENS: [&str; 2] = [
@@ -34,20 +34,6 @@ fn misbehaving(mode: &str) -> String {
         common::python(),
         repo("tests/peers/misbehaving_hub.py").display()
     )
-}
-
-/// Row of the final table for `name`: (games, W, D, L).
-fn row(table: &str, name: &str) -> (u32, u32, u32, u32) {
-    let line = table
-        .lines()
-        .find(|l| l.starts_with(&format!("{name} ")))
-        .unwrap_or_else(|| panic!("{name} not in\n{table}"));
-    let nums: Vec<u32> = line[name.len()..]
-        .split_whitespace()
-        .take(4)
-        .map(|x| x.parse().unwrap())
-        .collect();
-    (nums[0], nums[1], nums[2], nums[3])
 }
 
 /// pydraughts replays every game of a PDN file to the position our reader
@@ -109,7 +95,7 @@ fn the_runner_plays_retrochess_hub_as_an_external_engine() {
             pdn.to_str().unwrap(),
         ]);
         assert!(ok, "{id}: {err}\n{out}");
-        assert_eq!(row(&out, &format!("hub-{id}")).0, 8, "{out}");
+        assert_eq!(standings_row(&out, &format!("hub-{id}")).0, 8, "{out}");
         let text = std::fs::read_to_string(&pdn).unwrap();
         assert_eq!(read_games(&text).unwrap().len(), 12, "3 pairings × 4 games");
         assert_eq!(text.matches("[GameType \"21\"]").count(), 12);
@@ -205,7 +191,11 @@ fn misbehaving_hub_engines_lose_without_killing_the_match() {
     }
     // Against the random mover, each misbehaving engine loses both games.
     let n = modes.len() as u32;
-    assert_eq!(row(&out, "Random mover"), (2 * n, 2 * n, 0, 0), "{out}");
+    assert_eq!(
+        standings_row(&out, "Random mover"),
+        (2 * n, 2 * n, 0, 0),
+        "{out}"
+    );
 }
 
 #[test]

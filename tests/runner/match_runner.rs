@@ -2,7 +2,7 @@
 //! peers (Debian's fairymax and stockfish, installed by scripts/test), and small
 //! misbehaving engines.
 
-use crate::common;
+use crate::common::{self, standings_row};
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -68,27 +68,13 @@ fn python_check(pgn: &Path) -> Vec<String> {
         .collect()
 }
 
-/// Row of the final table for `name`: (games, W, D, L).
-fn row(table: &str, name: &str) -> (u32, u32, u32, u32) {
-    let line = table
-        .lines()
-        .find(|l| l.starts_with(name))
-        .unwrap_or_else(|| panic!("{name} not in\n{table}"));
-    let nums: Vec<u32> = line[name.len()..]
-        .split_whitespace()
-        .take(4)
-        .map(|x| x.parse().unwrap())
-        .collect();
-    (nums[0], nums[1], nums[2], nums[3])
-}
-
 #[test]
 fn default_match_plays_20_games_with_valid_pgn_and_standings() {
     let pgn = temp("default.pgn");
     let (ok, out, err) = run_match(&["--pgn", pgn.to_str().unwrap()]);
     assert!(ok, "{err}");
-    let (g1, w1, d1, l1) = row(&out, "1K ZX Chess");
-    let (g2, w2, d2, l2) = row(&out, "ChesSkelet");
+    let (g1, w1, d1, l1) = standings_row(&out, "1K ZX Chess");
+    let (g2, w2, d2, l2) = standings_row(&out, "ChesSkelet");
     assert_eq!((g1, g2), (20, 20));
     assert_eq!((w1, d1, l1), (l2, d2, w2), "the two rows mirror each other");
     assert!(out.contains("20 games in"));
@@ -304,11 +290,11 @@ fn max_plies_adjudicates_a_draw() {
     );
     assert!(text.contains("{draw: maximum of 12 plies} 1/2-1/2"));
     assert_eq!(
-        row(&out, "Random mover (2)"),
+        standings_row(&out, "Random mover (2)"),
         (2, 0, 2, 0),
         "a repeated name is made unique"
     );
-    assert_eq!(row(&out, "Random mover "), (2, 0, 2, 0));
+    assert_eq!(standings_row(&out, "Random mover "), (2, 0, 2, 0));
 }
 
 #[test]
@@ -379,10 +365,10 @@ fn crashing_and_stalling_engines_lose_without_killing_the_match() {
     );
     // Against the random mover, each misbehaving engine loses both games.
     for name in ["crash", "stall", "mute"] {
-        let (games, _, _, _) = row(&out, name);
+        let (games, _, _, _) = standings_row(&out, name);
         assert_eq!(games, 6);
     }
-    assert_eq!(row(&out, "Random mover"), (6, 6, 0, 0));
+    assert_eq!(standings_row(&out, "Random mover"), (6, 6, 0, 0));
 }
 
 /// Two games of a retro engine against a Debian engine through the
@@ -436,7 +422,7 @@ fn chesskelet_against_stockfish_at_minimum_strength_over_uci() {
         stockfish.display()
     );
     let (out, _) = against_debian_engine("chesskelet", &spec, "2+0.05");
-    assert_eq!(row(&out, "Stockfish").0, 2);
+    assert_eq!(standings_row(&out, "Stockfish").0, 2);
 }
 
 #[test]
@@ -481,7 +467,7 @@ fn numbers_from_the_command_line_saturate_or_are_refused() {
         pgn.to_str().unwrap(),
     ]);
     assert!(ok && !err.contains("panicked"), "{err}");
-    assert_eq!(row(&out, "crash"), (2, 0, 0, 2), "{out}");
+    assert_eq!(standings_row(&out, "crash"), (2, 0, 0, 2), "{out}");
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(text.matches("crash disconnects").count(), 2, "{text}");
     let (ok, out, err) = run_match(&["--startup", "1e300", "--games", "2"]);
@@ -533,7 +519,12 @@ fn journal_of(pgn: &Path) -> PathBuf {
     PathBuf::from(format!("{}.journal", pgn.display()))
 }
 
-/// Waits (up to `limit`) until `done` holds.
+/// How long a wait may last before the test fails instead of hanging.
+const HANG_GUARD: Duration = Duration::from_secs(300);
+
+/// Waits until `done` holds; after `limit` the test fails rather than hang
+/// (a guard against a runner that never gets there, not a speed check:
+/// the limits are minutes, far past what a loaded machine takes).
 fn wait_until(limit: Duration, what: &str, mut done: impl FnMut() -> bool) {
     let start = Instant::now();
     while !done() {
@@ -558,24 +549,18 @@ fn sigint_and_sigterm_write_every_finished_game() {
         let pgn = temp(&format!("sig{sig}.pgn"));
         let mut child = match_with_slow_first_games(&pgn);
         // Game 3 has finished and waits behind games 1 and 2.
-        wait_until(Duration::from_secs(30), "no journal", || {
-            journal_of(&pgn).exists()
-        });
+        wait_until(HANG_GUARD, "no journal", || journal_of(&pgn).exists());
         assert_eq!(
             std::fs::read_to_string(&pgn).unwrap(),
             "",
             "game 1 is not over"
         );
         signal(&child, sig);
-        let sent = Instant::now();
-        wait_until(Duration::from_secs(10), "still running", || {
+        // The games in flight are not waited for: that they are not in the
+        // record (below) is the evidence, not how soon the runner ends.
+        wait_until(HANG_GUARD, "still running", || {
             child.try_wait().unwrap().is_some()
         });
-        assert!(
-            sent.elapsed() < Duration::from_secs(5),
-            "{:?}",
-            sent.elapsed()
-        );
         let out = child.wait_with_output().unwrap();
         let (stdout, stderr) = (
             String::from_utf8_lossy(&out.stdout),
@@ -586,8 +571,12 @@ fn sigint_and_sigterm_write_every_finished_game() {
             stderr.contains("interrupted: 1 finished game recorded, the games in flight not"),
             "{sig}: {stderr}"
         );
-        assert_eq!(row(&stdout, "Random mover "), (1, 0, 1, 0), "{stdout}");
-        assert_eq!(row(&stdout, "stall"), (0, 0, 0, 0), "{stdout}");
+        assert_eq!(
+            standings_row(&stdout, "Random mover "),
+            (1, 0, 1, 0),
+            "{stdout}"
+        );
+        assert_eq!(standings_row(&stdout, "stall"), (0, 0, 0, 0), "{stdout}");
         let text = std::fs::read_to_string(&pgn).unwrap();
         let games = read_pgn(&text).unwrap();
         assert_eq!(games.len(), 1, "{text}");
@@ -601,9 +590,7 @@ fn sigint_and_sigterm_write_every_finished_game() {
 fn after_a_kill_only_the_games_in_flight_are_lost() {
     let pgn = temp("killed.pgn");
     let mut child = match_with_slow_first_games(&pgn);
-    wait_until(Duration::from_secs(30), "no journal", || {
-        journal_of(&pgn).exists()
-    });
+    wait_until(HANG_GUARD, "no journal", || journal_of(&pgn).exists());
     child.kill().unwrap();
     child.wait().unwrap();
     assert_eq!(std::fs::read_to_string(&pgn).unwrap(), "");
@@ -643,7 +630,7 @@ fn a_full_disk_stops_the_match_with_the_standings_so_far() {
         ),
         "{err}"
     );
-    let (games, ..) = row(&out, "1K ZX Chess");
+    let (games, ..) = standings_row(&out, "1K ZX Chess");
     assert!((1..40).contains(&games), "stopped at once: {out}");
     assert!(out.contains("0 of them in /dev/full"), "{out}");
 }
@@ -682,7 +669,7 @@ fn a_record_that_does_not_fit_is_cut_away_whole() {
         assert!(g.result.is_some(), "every record has its result");
     }
     // The game that did not fit is in the standings, not in the file.
-    let (played, ..) = row(&stdout, "Random mover ");
+    let (played, ..) = standings_row(&stdout, "Random mover ");
     assert_eq!(played as usize, games.len() + 1, "{stdout}");
     assert!(
         stdout.contains(&format!("{} of them in", games.len())),
@@ -695,7 +682,6 @@ fn a_record_that_does_not_fit_is_cut_away_whole() {
 fn an_endless_line_is_a_protocol_fault_and_bad_text_only_that_lines_problem() {
     let spec = misbehaving;
     let pgn = temp("flood.pgn");
-    let started = Instant::now();
     let (ok, out, err) = run_match(&[
         "--engine",
         "random",
@@ -709,12 +695,9 @@ fn an_endless_line_is_a_protocol_fault_and_bad_text_only_that_lines_problem() {
         pgn.to_str().unwrap(),
     ]);
     assert!(ok, "{err}");
-    assert!(
-        started.elapsed() < Duration::from_secs(20),
-        "faulted at once, not stalled out: {:?}",
-        started.elapsed()
-    );
-    assert_eq!(row(&out, "flood"), (2, 0, 0, 2), "{out}");
+    // Faulted at once, not stalled out: the record names the long line, not
+    // a stall (below).
+    assert_eq!(standings_row(&out, "flood"), (2, 0, 0, 2), "{out}");
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(
         text.matches("{flood breaks the protocol: a line longer than 65536 bytes}")
@@ -749,7 +732,7 @@ fn an_endless_line_is_a_protocol_fault_and_bad_text_only_that_lines_problem() {
         pgn.to_str().unwrap(),
     ]);
     assert!(ok, "{err}");
-    assert_eq!(row(&out, "latin1"), (1, 0, 1, 0), "{out}");
+    assert_eq!(standings_row(&out, "latin1"), (1, 0, 1, 0), "{out}");
     assert!(
         err.contains(
             "latin1 sent a line that is not UTF-8 text, read as \"id author Andr\u{FFFD}\""
@@ -812,7 +795,7 @@ fn sigint_amid_quick_games_writes_exactly_the_games_it_counts() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    wait_until(Duration::from_secs(30), "no game written", || {
+    wait_until(HANG_GUARD, "no game written", || {
         std::fs::metadata(&pgn).is_ok_and(|m| m.len() > 10_000)
     });
     signal(&child, "INT");
@@ -822,7 +805,7 @@ fn sigint_amid_quick_games_writes_exactly_the_games_it_counts() {
         String::from_utf8_lossy(&out.stderr),
     );
     assert!(stderr.contains("interrupted: "), "{stderr}");
-    let (counted, ..) = row(&stdout, "1K ZX Chess");
+    let (counted, ..) = standings_row(&stdout, "1K ZX Chess");
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(read_pgn(&text).unwrap().len(), counted as usize, "{stdout}");
     assert!(!journal_of(&pgn).exists());

@@ -8,7 +8,7 @@
 //! 12-16, to keep the store as small as an F8 cartridge would. The notes'
 //! "(One might also have some stored first replies)" is not taken up.
 
-use crate::machine::SplitMix64;
+use crate::rng::SplitMix64;
 
 use super::movegen::SamuelMove;
 use super::position::Position;

@@ -58,7 +58,7 @@ mod search;
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use crate::machine::SplitMix64;
+use crate::rng::SplitMix64;
 
 pub mod engine;
 

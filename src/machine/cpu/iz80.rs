@@ -31,12 +31,12 @@ pub struct Iz80 {
 /// A bus as `iz80` wants it. During an interrupt's acceptance (`accepting`)
 /// it feeds a NOP at the vector: `iz80` accepts and runs the instruction at
 /// the vector in one call.
-struct Wire<'a, B> {
+struct Iz80Bus<'a, B> {
     bus: &'a mut B,
     accepting: bool,
 }
 
-impl<B: Bus> Machine for Wire<'_, B> {
+impl<B: Bus> Machine for Iz80Bus<'_, B> {
     #[inline]
     fn peek(&mut self, address: u16) -> u8 {
         if self.accepting && address == 0x0038 {
@@ -184,7 +184,7 @@ impl Iz80 {
             }
             return RunEnd::Limit;
         }
-        let mut wire = Wire {
+        let mut wire = Iz80Bus {
             bus,
             accepting: false,
         };
@@ -208,7 +208,7 @@ impl Iz80 {
 
     pub fn step<B: Bus>(&mut self, bus: &mut B) {
         self.last_pc = self.pc();
-        self.cpu.execute_instruction(&mut Wire {
+        self.cpu.execute_instruction(&mut Iz80Bus {
             bus,
             accepting: false,
         });
@@ -221,7 +221,7 @@ impl Iz80 {
         }
         let before = self.cpu.cycle_count();
         self.cpu.signal_interrupt(true);
-        self.cpu.execute_instruction(&mut Wire {
+        self.cpu.execute_instruction(&mut Iz80Bus {
             bus,
             accepting: true,
         });

@@ -11,8 +11,8 @@
 //! continue an instruction (after a CB, ED, DD or FD prefix) are never
 //! stopped: a mark is always an instruction's first byte. Telling them
 //! apart costs the hot path a record of the last fetch and a test for the
-//! four prefix-like bytes; the rest is decided off it (`Wire::note_prefix`,
-//! `Wire::starts_instruction`).
+//! four prefix-like bytes; the rest is decided off it (`Z80emuBus::note_prefix`,
+//! `Z80emuBus::starts_instruction`).
 
 use std::num::Wrapping;
 
@@ -64,7 +64,7 @@ struct PrefixFetch {
 
 /// A bus as `z80emu` wants it, with the marks that stop a run (none when
 /// single-stepping).
-struct Wire<'a, B> {
+struct Z80emuBus<'a, B> {
     bus: &'a mut B,
     marks: Option<&'a Marks>,
     /// The last opcode fetch (see [`fetched`]).
@@ -79,9 +79,9 @@ struct Wire<'a, B> {
     trapped: bool,
 }
 
-impl<'a, B: Bus> Wire<'a, B> {
+impl<'a, B: Bus> Z80emuBus<'a, B> {
     fn new(bus: &'a mut B, marks: Option<&'a Marks>) -> Self {
-        Wire {
+        Z80emuBus {
             bus,
             marks,
             last: NONE,
@@ -139,7 +139,7 @@ impl<'a, B: Bus> Wire<'a, B> {
     }
 }
 
-impl<B: Bus> z80emu::Memory for Wire<'_, B> {
+impl<B: Bus> z80emu::Memory for Z80emuBus<'_, B> {
     type Timestamp = u64;
 
     #[inline(always)]
@@ -183,7 +183,7 @@ impl<B: Bus> z80emu::Memory for Wire<'_, B> {
     }
 }
 
-impl<B: Bus> Io for Wire<'_, B> {
+impl<B: Bus> Io for Z80emuBus<'_, B> {
     type Timestamp = u64;
     type WrIoBreak = ();
     type RetiBreak = ();
@@ -363,7 +363,7 @@ impl Z80emu {
         if self.clock.is_past_limit(until) {
             return RunEnd::Limit;
         }
-        let mut wire = Wire::new(bus, Some(marks));
+        let mut wire = Z80emuBus::new(bus, Some(marks));
         let result = self
             .cpu
             .execute_with_limit(&mut wire, &mut self.clock, until);
@@ -405,7 +405,7 @@ impl Z80emu {
 
     pub fn step<B: Bus>(&mut self, bus: &mut B) {
         self.last_pc = self.pc();
-        let mut wire = Wire::new(bus, None);
+        let mut wire = Z80emuBus::new(bus, None);
         loop {
             let _ = self
                 .cpu
@@ -425,7 +425,7 @@ impl Z80emu {
         }
         let mode = self.cpu.get_im();
         self.cpu.set_im(InterruptMode::Mode1);
-        let mut wire = Wire::new(bus, None);
+        let mut wire = Z80emuBus::new(bus, None);
         let taken = self
             .cpu
             .irq(&mut wire, &mut self.clock, NoDebug::None)

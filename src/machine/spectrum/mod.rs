@@ -39,6 +39,7 @@ use std::cell::Cell;
 use std::collections::VecDeque;
 use std::time::Duration;
 
+use super::cpu::own::{Compiled, blocks};
 use super::cpu::{Bus, HostWrites, Memory};
 use super::emulator::{Devices, Emulator};
 use super::host::{Machine, Model};
@@ -296,8 +297,8 @@ impl Bus for SpectrumBus {
         self.host_writes.take()
     }
 
-    fn compiled() -> &'static [crate::machine::cpu::own::Compiled<Self>] {
-        crate::machine::cpu::own::compiled_spectrum()
+    fn compiled() -> &'static [Compiled<Self>] {
+        SPECTRUM
     }
 
     /// `RST 16`, which needs nothing but A and the memory. CL-ALL and
@@ -582,6 +583,11 @@ impl Default for Spectrum48 {
         Spectrum48::new()
     }
 }
+
+// The blocks our core runs compiled ahead of time on this bus
+// (`ZX81`/`SPECTRUM` and the function that runs them; see
+// `machine::cpu::own::compiled`), written by scripts/own-compiled-blocks.
+include!("compiled_blocks.rs");
 
 #[cfg(test)]
 mod tests {

@@ -45,10 +45,12 @@ use std::cell::Cell;
 use std::collections::VecDeque;
 use std::time::Duration;
 
+use super::cpu::own::{Compiled, blocks};
 use super::cpu::{Bus, HostWrites, Memory, Regs};
 use super::emulator::{Devices, Emulator};
 use super::host::{Machine, Model};
-use super::{Fault, MachineError, SplitMix64, TextScreen};
+use super::{Fault, MachineError, TextScreen};
+use crate::rng::SplitMix64;
 
 pub use keyboard::{KEY_TABLE, TypingModel, char_to_code, code_to_cell};
 use keyboard::{KeyPress, key_position, key_table_char};
@@ -276,8 +278,8 @@ impl Bus for Zx81Bus {
         self.host_writes.take()
     }
 
-    fn compiled() -> &'static [crate::machine::cpu::own::Compiled<Self>] {
-        crate::machine::cpu::own::compiled_zx81()
+    fn compiled() -> &'static [Compiled<Self>] {
+        ZX81
     }
 }
 
@@ -616,6 +618,11 @@ impl Zx81 {
         (cpu.cycle_count(), start.elapsed())
     }
 }
+
+// The blocks our core runs compiled ahead of time on this bus
+// (`ZX81`/`SPECTRUM` and the function that runs them; see
+// `machine::cpu::own::compiled`), written by scripts/own-compiled-blocks.
+include!("compiled_blocks.rs");
 
 #[cfg(test)]
 mod tests {

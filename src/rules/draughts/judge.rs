@@ -10,9 +10,9 @@
 
 use std::fmt;
 
-use super::Variant;
 use super::board::{Dir, Piece, Position, Square, crowning_row};
 use super::movegen::DraughtsMove;
+use super::variant::Variant;
 use super::wire::PdnMove;
 
 /// Why a move is illegal.

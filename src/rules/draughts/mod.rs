@@ -34,15 +34,14 @@ pub mod hub_line;
 pub mod judge;
 pub mod movegen;
 pub mod pdn;
+mod variant;
 pub mod wire;
-
-use std::fmt;
-use std::str::FromStr;
 
 pub use board::{Piece, Position, Square};
 pub use fen::FenError;
 pub use judge::Illegal;
 pub use movegen::DraughtsMove;
+pub use variant::{UnknownVariant, Variant};
 pub use wire::{HubMove, PdnMove, WireError};
 
 use super::{Color, EndReason, Ending, Game, GameResult, PositionError, Rules};
@@ -50,59 +49,6 @@ use super::{Color, EndReason, Ending, Game, GameResult, PositionError, Rules};
 /// Plies without a capture or a man moving after which English checkers is
 /// drawn: 40 moves each (see the module notes for the source).
 pub const NO_PROGRESS_PLIES: usize = 80;
-
-/// A draughts rule set.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Variant {
-    /// English/American checkers, PDN GameType 21.
-    English,
-    /// Draughts 1K's house rules (seed 002).
-    Zx81,
-}
-
-impl Variant {
-    /// The name used on the command line and in records.
-    pub fn name(self) -> &'static str {
-        match self {
-            Variant::English => "english",
-            Variant::Zx81 => "zx81-1k",
-        }
-    }
-}
-
-impl fmt::Display for Variant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A name that is not a draughts rule set.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnknownVariant(pub String);
-
-impl fmt::Display for UnknownVariant {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown draughts rules '{}': english or zx81-1k", self.0)
-    }
-}
-
-impl std::error::Error for UnknownVariant {}
-
-impl FromStr for Variant {
-    type Err = UnknownVariant;
-
-    /// `english` or `zx81-1k`.
-    ///
-    /// # Errors
-    /// Any other name.
-    fn from_str(s: &str) -> Result<Variant, UnknownVariant> {
-        match s {
-            "english" => Ok(Variant::English),
-            "zx81-1k" => Ok(Variant::Zx81),
-            other => Err(UnknownVariant(other.to_string())),
-        }
-    }
-}
 
 /// Draughts under one rule set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -353,7 +353,7 @@ fn positions_through_the_seam() {
 fn random_positions(rules: Draughts, games: u64) -> Vec<Position> {
     let mut out = Vec::new();
     for seed in 0..games {
-        let mut rng = crate::machine::SplitMix64::new(seed);
+        let mut rng = crate::rng::SplitMix64::new(seed);
         let mut p = Position::initial();
         for _ in 0..120 {
             out.push(p);
@@ -403,7 +403,7 @@ fn every_illegal_move_gets_a_specific_reason() {
 
 #[test]
 fn parsers_survive_garbage_and_round_trip() {
-    let mut rng = crate::machine::SplitMix64::new(9);
+    let mut rng = crate::rng::SplitMix64::new(9);
     let alphabet: Vec<char> = "0123456789-xXK:BW,. ".chars().collect();
     for _ in 0..20_000 {
         let len = rng.range(0, 14) as usize;

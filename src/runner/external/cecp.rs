@@ -13,11 +13,11 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move, Position};
 
+use super::launch::{LaunchError, MOVETIME_WITHOUT_CLOCK, move_limit};
 use super::transport::{Transport, Wait};
-use super::{LaunchError, MOVETIME_WITHOUT_CLOCK, move_limit};
 use crate::rules::Game;
 use crate::rules::chess::ChessRules;
-use crate::runner::clock::{MatchClock, TimeControl};
+use crate::runner::time_control::{MatchClock, TimeControl};
 use crate::runner::turn::{Player, Turn};
 
 /// How long a CECP engine may take to say `feature done=1`.

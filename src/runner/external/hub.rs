@@ -18,13 +18,13 @@
 
 use std::time::Duration;
 
+use super::launch::{LaunchError, MOVETIME_WITHOUT_CLOCK, move_limit};
 use super::transport::{Transport, Wait};
-use super::{LaunchError, MOVETIME_WITHOUT_CLOCK, move_limit};
 use crate::rules::Game;
 use crate::rules::draughts::hub::pydraughts_position;
 use crate::rules::draughts::hub_line::{NO_MOVE, split, value};
 use crate::rules::draughts::{Draughts, HubMove, PdnMove};
-use crate::runner::clock::MatchClock;
+use crate::runner::time_control::MatchClock;
 use crate::runner::turn::{Player, Turn};
 
 /// An external engine speaking Hub.
@@ -211,7 +211,7 @@ impl Player<Draughts> for HubClient {
 mod tests {
     use super::*;
     use crate::rules::Rules;
-    use crate::runner::clock::TimeControl;
+    use crate::runner::time_control::TimeControl;
 
     #[test]
     fn positions_and_levels_as_pydraughts_sends_them() {

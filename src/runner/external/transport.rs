@@ -15,8 +15,8 @@ use std::time::{Duration, Instant};
 
 use log::{debug, warn};
 
-use super::LaunchError;
-use crate::runner::clock::MatchClock;
+use super::launch::LaunchError;
+use crate::runner::time_control::MatchClock;
 use crate::runner::turn::Lost;
 
 /// The longest line an engine may send, newline excluded. Protocol lines

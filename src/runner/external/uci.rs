@@ -11,11 +11,11 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, EnPassantMode, Move};
 
+use super::launch::{LaunchError, MOVETIME_WITHOUT_CLOCK, move_limit};
 use super::transport::Transport;
-use super::{LaunchError, MOVETIME_WITHOUT_CLOCK, move_limit};
 use crate::rules::Game;
 use crate::rules::chess::ChessRules;
-use crate::runner::clock::MatchClock;
+use crate::runner::time_control::MatchClock;
 use crate::runner::turn::{Player, Turn};
 
 /// An external engine speaking UCI.

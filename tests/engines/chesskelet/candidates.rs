@@ -16,7 +16,7 @@ use common::PlayMoves;
 
 use retrochess::engines::chesskelet::{BUILDS, Build, ChesSkelet, view_square};
 use retrochess::engines::{Candidate, Engine, EngineOptions, InputPath, Played, Reply, Ties};
-use retrochess::machine::SplitMix64;
+use retrochess::rng::SplitMix64;
 use retrochess::rules::chess::{Verdict, judge};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Move, Position, Square};

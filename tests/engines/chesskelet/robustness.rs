@@ -12,7 +12,8 @@ use retrochess::engines::chesskelet::{
     BUILDS, CYCLE_STACK, ChesSkelet, STACK_FLOOR, Session, square_keys,
 };
 use retrochess::engines::{Engine, EngineOptions, InputPath, Played};
-use retrochess::machine::{Fault, SplitMix64, Stop};
+use retrochess::machine::{Fault, Stop};
+use retrochess::rng::SplitMix64;
 use retrochess::rules::HangKind;
 use retrochess::rules::chess::{Verdict, judge, judge_astray};
 use shakmaty::fen::Fen;

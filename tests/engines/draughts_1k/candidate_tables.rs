@@ -71,7 +71,8 @@ fn ask(id: &str, rules: Draughts, row: &Row) -> (Played<PdnMove>, Thoughts<PdnMo
     for (k, v) in &row.options {
         options = options.with(k, v);
     }
-    let mut engine = Draughts::create(id, &options).expect("an engine");
+    let mut engine =
+        Draughts::create(retrochess::engines::find(id).unwrap(), &options).expect("an engine");
     assert!(engine.collect_candidates(true));
     let game = match row.fen.as_str() {
         "start" => Game::initial(rules),

@@ -12,7 +12,8 @@ use std::time::Instant;
 
 use retrochess::engines::samuel_f8::{self, Side};
 use retrochess::engines::{Catalogue, Engine, EngineOptions, Played, Reply, Thoughts};
-use retrochess::machine::{Core, SplitMix64};
+use retrochess::machine::Core;
+use retrochess::rng::SplitMix64;
 use retrochess::rules::draughts::{Draughts, PdnMove, Position};
 use retrochess::rules::{Color, Game, Rules};
 
@@ -27,7 +28,8 @@ fn engine(id: &str, seed: u64, core: Core, collect: bool) -> Box<dyn Engine<Drau
         core,
         ..EngineOptions::default()
     };
-    let mut e = Draughts::create(id, &options).expect("a draughts engine");
+    let mut e = Draughts::create(retrochess::engines::find(id).unwrap(), &options)
+        .expect("a draughts engine");
     if collect {
         assert!(e.collect_candidates(true), "{id} collects candidates");
     }

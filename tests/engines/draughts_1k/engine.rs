@@ -12,7 +12,8 @@ use crate::common;
 
 use retrochess::engines::draughts_1k::Draughts1K;
 use retrochess::engines::{self, Catalogue, Engine, EngineOptions, GameKind, Played, Reply};
-use retrochess::machine::{Core, SplitMix64};
+use retrochess::machine::Core;
+use retrochess::rng::SplitMix64;
 use retrochess::rules::draughts::{Draughts, PdnMove, Piece, Position, Square};
 use retrochess::rules::{Color, Game, Rules, Verdict};
 
@@ -21,7 +22,7 @@ fn engine(seed: u64) -> Box<dyn Engine<Draughts>> {
         seed,
         ..EngineOptions::default()
     };
-    Draughts::create("draughts-1k", &options).unwrap()
+    Draughts::create(retrochess::engines::find("draughts-1k").unwrap(), &options).unwrap()
 }
 
 /// The engine's reply on the reference core, iz80.
@@ -32,7 +33,9 @@ fn on_iz80(game: &Game<Draughts>) -> Reply<PdnMove> {
         ..EngineOptions::default()
     };
     ask(
-        Draughts::create("draughts-1k", &options).unwrap().as_mut(),
+        Draughts::create(retrochess::engines::find("draughts-1k").unwrap(), &options)
+            .unwrap()
+            .as_mut(),
         game,
     )
 }

@@ -10,7 +10,7 @@ use retrochess::rules::{HangKind, Verdict};
 type Game = retrochess::rules::Game<ChessRules>;
 use retrochess::engines::onek::{self, OneKZxChess};
 use retrochess::engines::{Engine, EngineError, EngineOptions, InputPath, Played};
-use retrochess::machine::SplitMix64;
+use retrochess::rng::SplitMix64;
 use retrochess::rules::chess::ChessRules;
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Move, Position};

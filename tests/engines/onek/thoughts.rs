@@ -11,7 +11,7 @@ use crate::common;
 use common::fen;
 use retrochess::engines::onek;
 use retrochess::engines::{Engine, EngineOptions, InputPath, Played, Reply, Ties};
-use retrochess::machine::SplitMix64;
+use retrochess::rng::SplitMix64;
 use retrochess::rules::Game;
 use retrochess::rules::Verdict;
 use retrochess::rules::chess::{ChessRules, judge};

@@ -30,27 +30,21 @@
 //! `RST`, a `CALL` or `JP` there) and the bus performs the ROM routine
 //! there (the Spectrum's `RST 16`; see `Own::routine`), the routine is
 //! performed at that exit and the compiled block at the return address
-//! goes on, on the same conditions as after a return: ChesSkelet prints
-//! some 300 codes a move, each of which left the compiled blocks, and for
-//! the run loop before that.
+//! goes on, on the same conditions as after a return (ChesSkelet prints
+//! some 300 codes a move).
 //!
 //! All of a bus's compiled blocks are one function (`run_zx81`,
 //! `run_spectrum`; see the `blocks` macro): a loop over a `match` of the
 //! blocks, in which going on to the next block is a `continue` (for a
 //! block that loops on itself, back to its own start without the
-//! `match`), with T-states and PC carried over in locals. Before it, each block was a
-//! function of its own that returned to the run loop's chaining loop,
-//! which called the next through a pointer; and each block began by
-//! loading the PC the block before had just stored, 16 bits that the
-//! compiler loaded back 32 bits wide, which the host cannot forward from
-//! the store. For 1K ZX Chess the bench's median move went from 0.93 ms
-//! to 0.84–0.86 ms with this and the ZX81's RAM kept inside its bus (see
-//! `Zx81Bus`).
+//! `match`), with T-states and PC carried over in locals, so that no call
+//! and no return to the run loop stand between two compiled blocks.
 //!
 //! Which blocks: `scripts/own-compiled-blocks` builds the core with the
 //! `census` feature (see `census`), runs each engine's `retrochess bench`
-//! on it, and writes `compiled_zx81.rs` and `compiled_spectrum.rs`: the
-//! blocks made at the addresses whose block runs make up 99.5% of each
+//! on it, and writes each machine's `compiled_blocks.rs` (in `zx81/` and
+//! `spectrum/`, included there, so the core names no machine): the blocks
+//! made at the addresses whose block runs make up 99.5% of each
 //! engine's, for the bus of its machine. Run it again when the block
 //! builder changes: blocks it no longer makes are never used (the
 //! lockstep test fails if no compiled block runs).
@@ -62,7 +56,7 @@ use crate::machine::cpu::Marks;
 /// address in the ROM area (below 0x4000 on both machines), where the bus
 /// may perform a ROM routine (see [`Own::routine`]): an `RST`, or a `CALL`
 /// or `JP` there.
-const fn to_rom(op: u8, n: u16) -> bool {
+pub(in crate::machine) const fn to_rom(op: u8, n: u16) -> bool {
     op & 0xC7 == 0xC7
         || ((op == 0xCD || op == 0xC3 || op & 0xC7 == 0xC4 || op & 0xC7 == 0xC2) && n < 0x4000)
 }
@@ -138,8 +132,8 @@ macro_rules! blocks {
         $idx:literal $at:literal [ $( $k:literal $op:literal $n:literal $addr:literal $next:literal $to:literal ),* ]
         $end:literal $count:literal $last:literal $to_end:literal;
     )*) => {
-        pub static $name: &[Compiled<$bus>] = &[$(
-            Compiled {
+        pub static $name: &[$crate::machine::cpu::own::Compiled<$bus>] = &[$(
+            $crate::machine::cpu::own::Compiled {
                 at: $at,
                 code: &[$(($op, $n, $addr)),*],
                 end: $end,
@@ -149,7 +143,12 @@ macro_rules! blocks {
         )*];
 
         #[allow(unused_labels)]
-        fn $chain(cpu: &mut Own, bus: &mut $bus, marks: &Marks, mut to: u16) -> (u16, bool, u16) {
+        fn $chain(
+            cpu: &mut $crate::machine::cpu::own::Own,
+            bus: &mut $bus,
+            marks: &$crate::machine::cpu::Marks,
+            mut to: u16,
+        ) -> (u16, bool, u16) {
             // Blocks gone on to; the blocks run are one more.
             let mut chained = 0u64;
             // T-states and PC go on in locals from one block to the next
@@ -171,7 +170,7 @@ macro_rules! blocks {
                     // At an exit to the ROM area, the routine there if the
                     // bus performs it (see `Own::routine`): then the run
                     // goes on from the return address as after a return.
-                    if $rom && clean && marks.at(cpu.pc) == Marks::ROM && cpu.routine(bus, cpu.pc) {
+                    if $rom && clean && marks.at(cpu.pc) == $crate::machine::cpu::Marks::ROM && cpu.routine(bus, cpu.pc) {
                         pc = cpu.pc;
                     }
                     // The block to go on to: the one the exit names, or
@@ -214,7 +213,7 @@ macro_rules! blocks {
                             if let Some(clean) = cpu.in_block::<$op, $bus>(
                                 bus, $n, $next, generation, &mut t, &mut pc,
                             ) {
-                                leave!('block, 'chain, $idx, $k, $addr, clean, $to, const { to_rom($op, $n) });
+                                leave!('block, 'chain, $idx, $k, $addr, clean, $to, const { $crate::machine::cpu::own::to_rom($op, $n) });
                             }
                         )*
                         leave!('block, 'chain, $idx, $count, $last, true, $to_end, false);
@@ -226,18 +225,4 @@ macro_rules! blocks {
     };
 }
 
-use crate::machine::spectrum::SpectrumBus;
-use crate::machine::zx81::Zx81Bus;
-
-include!("compiled_zx81.rs");
-include!("compiled_spectrum.rs");
-
-/// The blocks compiled for the ZX81's bus, by start.
-pub fn zx81() -> &'static [Compiled<Zx81Bus>] {
-    ZX81
-}
-
-/// The blocks compiled for the Spectrum's bus, by start.
-pub fn spectrum() -> &'static [Compiled<SpectrumBus>] {
-    SPECTRUM
-}
+pub(in crate::machine) use blocks;

@@ -79,14 +79,14 @@ pub struct Block {
     /// The most T-states its instructions can take together (each charged
     /// [`MOST_TSTATES`], or [`MOST_TSTATES_ED`]): 0 if the one at its
     /// address cannot be in a block.
-    pub most: u16,
+    pub max_tstates: u16,
 }
 
 /// An instruction of a block: its opcode, operand and address. After a
 /// block's last instruction comes [`END`], at the address the block would
 /// go on at. For `CB` and `ED` the operand is the second byte.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Entry {
+pub struct BlockInstruction {
     pub n: u16,
     pub op: u8,
     pub addr: u16,
@@ -127,7 +127,9 @@ impl Slot {
 impl Block {
     #[inline(always)]
     fn pack(self) -> u64 {
-        u64::from(self.generation) | (u64::from(self.first) << 32) | (u64::from(self.most) << 48)
+        u64::from(self.generation)
+            | (u64::from(self.first) << 32)
+            | (u64::from(self.max_tstates) << 48)
     }
 
     #[inline(always)]
@@ -135,20 +137,20 @@ impl Block {
         Block {
             generation: v as u32,
             first: (v >> 32) as u16,
-            most: (v >> 48) as u16,
+            max_tstates: (v >> 48) as u16,
         }
     }
 }
 
-impl Entry {
+impl BlockInstruction {
     #[inline(always)]
     fn pack(self) -> u64 {
         u64::from(self.op) | (u64::from(self.n) << 8) | (u64::from(self.addr) << 24)
     }
 
     #[inline(always)]
-    fn unpack(v: u64) -> Entry {
-        Entry {
+    fn unpack(v: u64) -> BlockInstruction {
+        BlockInstruction {
             op: v as u8,
             n: (v >> 8) as u16,
             addr: (v >> 24) as u16,
@@ -294,7 +296,7 @@ pub struct Decoded {
     covered: Box<[u32; 0x10000]>,
     /// For each compiled block (by its index in [`Bus::compiled`]), the
     /// blocks' generation in which it was last made (bits 0-31), its
-    /// [`Block::most`] (bits 32-47; see [`Decoded::compiled_made`]) and
+    /// [`Block::max_tstates`] (bits 32-47; see [`Decoded::compiled_made`]) and
     /// the compiled block that last ran after it had left by a return
     /// (bits 48-63; see [`Decoded::after`]).
     made: Box<[u64; COMPILED_MOST]>,
@@ -429,10 +431,10 @@ impl Decoded {
         Block::unpack(self.blocks[usize::from(pc)])
     }
 
-    /// Entry `i` of the arena.
+    /// BlockInstruction `i` of the arena.
     #[inline(always)]
-    pub fn entry(&self, i: u16) -> Entry {
-        Entry::unpack(self.arena[usize::from(i)])
+    pub fn entry(&self, i: u16) -> BlockInstruction {
+        BlockInstruction::unpack(self.arena[usize::from(i)])
     }
 
     /// Which compiled block `block` is (1 + its index in
@@ -482,14 +484,21 @@ impl Decoded {
         count: usize,
     ) -> impl ExactSizeIterator<Item = (u8, u16, u16)> + '_ {
         self.arena[first..first + count].iter().map(|&v| {
-            let e = Entry::unpack(v);
+            let e = BlockInstruction::unpack(v);
             (e.op, e.n, e.addr)
         })
     }
 
     /// Notes in the block just made at `pc` (its `count` entries from
     /// `first`, its END at `end`) the compiled block that is it, if one is.
-    fn find_compiled<B: Bus>(&mut self, pc: u16, first: usize, count: usize, end: u16, most: u16) {
+    fn find_compiled<B: Bus>(
+        &mut self,
+        pc: u16,
+        first: usize,
+        count: usize,
+        end: u16,
+        max_tstates: u16,
+    ) {
         let compiled = B::compiled();
         let from = compiled.partition_point(|c| c.at < pc);
         if let Some(k) = compiled[from..]
@@ -499,8 +508,9 @@ impl Decoded {
         {
             self.arena[first] |= ((from + k + 1) as u64) << COMPILED_SHIFT;
             if let Some(made) = self.made.get_mut(from + k) {
-                *made =
-                    (*made & AFTER) | u64::from(self.blocks_generation) | (u64::from(most) << 32);
+                *made = (*made & AFTER)
+                    | u64::from(self.blocks_generation)
+                    | (u64::from(max_tstates) << 32);
             }
         }
     }
@@ -578,7 +588,7 @@ impl Decoded {
             self.forget_blocks();
         }
         let first = self.filled;
-        let (mut count, mut most) = (0, 0);
+        let (mut count, mut max_tstates) = (0, 0);
         let mut at = pc;
         while count < MOST_IN_BLOCK && marks.at(at) == 0 {
             let slot = self.slot(at);
@@ -598,7 +608,7 @@ impl Decoded {
                 },
                 _ => (slot.n, next(at, slot)),
             };
-            self.arena[first + usize::from(count)] = Entry {
+            self.arena[first + usize::from(count)] = BlockInstruction {
                 n,
                 op: slot.op,
                 addr: at,
@@ -606,14 +616,14 @@ impl Decoded {
             .pack();
             self.covered[usize::from(at)] = self.blocks_generation;
             count += 1;
-            most += most_tstates(slot.op);
+            max_tstates += most_tstates(slot.op);
             if role == Role::Last {
                 at = at.wrapping_add(u16::from(slot.len));
                 break;
             }
             at = next_at;
         }
-        self.arena[first + usize::from(count)] = Entry {
+        self.arena[first + usize::from(count)] = BlockInstruction {
             n: 0,
             op: END,
             addr: at,
@@ -623,10 +633,10 @@ impl Decoded {
         let block = Block {
             generation: self.blocks_generation,
             first: first as u16,
-            most,
+            max_tstates,
         };
         self.blocks[usize::from(pc)] = block.pack();
-        self.find_compiled::<B>(pc, first, usize::from(count), at, most);
+        self.find_compiled::<B>(pc, first, usize::from(count), at, max_tstates);
         #[cfg(feature = "census")]
         super::census::made(pc, self.code_of(first, usize::from(count)).collect(), at);
         block

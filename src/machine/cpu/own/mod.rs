@@ -9,61 +9,16 @@
 //! hidden state the NMOS Z80 shows in flag bits 3 and 5: MEMPTR
 //! (`BIT b,(HL)`) and Q (`SCF`, `CCF`). No `unsafe`.
 //!
-//! How it was chosen (callgrind's host instructions over 10 moves of 1K ZX
-//! Chess, ~10.2 M Z80 instructions; `z80emu` 512 M): the first form, one
-//! `match` reading every byte through the bus, 672 M; instructions decoded
-//! once per address, 646 M (the stops and the limit still checked after
-//! each); blocks with one limit check, 649 M; 256 specialised arms, 532 M;
-//! an entry list per block, 518 M; blocks through jumps and fall-throughs
-//! with an END entry, 410 M. Wall time followed more than the counts (a
-//! block loop predicts well): see `retrochess bench`. Then one change that
-//! raised the count and cut the time: T-states and PC carried through a
-//! block in locals (467 M, 5-10% faster in wall time). Kept in the struct,
-//! each instruction read them, added to them and wrote them back, and the
-//! next one waited for that store: two chains through memory, a
-//! store-to-load latency per instruction, that bounded the loop more than
-//! its instructions did (see `run_block`). Then `CB` and most `ED`
-//! instructions inside blocks (450 M), and blocks kept over marks set and
-//! cleared away from them (for the small programs, whose drivers set a
-//! breakpoint for each run, a tenth to a sixth of their count). These
-//! counts include the bench's nine search rates, which run on ours alone:
-//! for the bench's moves alone, 258 M against `z80emu`'s 529 M. Then
-//! the next entry read before an instruction runs, not after: 8% more
-//! host instructions (the entry held across the arm) and 4% less time,
-//! the jump to the next arm no longer waiting for that load. Then the
-//! step: the programs' hot blocks compiled ahead of time (see the
-//! `compiled` module), each a straight run of `Own::in_block` calls with
-//! constant operands: no jump table within them, and registers kept in
-//! host registers across instructions. With `CB` and `ED` inlined into
-//! them, 424 M instead of 751 M for the bench's two passes and rates, and
-//! 1.7-1.8 times `z80emu`'s speed became 2.3-2.9 (1K ZX Chess). Then
-//! compiled blocks going on to one another (see [`Own::chained`]): where
-//! a compiled block leaves for a fixed destination, the compiled block
-//! there runs next without the block table's look-up, if it is the one
-//! made there in this generation (65% of 1K ZX Chess's compiled block
-//! runs, 86% of ChesSkelet's): 6% more host instructions (450 M), a
-//! quarter fewer conditional branches mispredicted (cachegrind's model),
-//! and 1K ZX Chess's move 1.73 ms instead of 1.93 (medians of ten bench
-//! runs in turn); matches gained less than their noise. Then after a
-//! return (which names no block), the compiled block that followed last
-//! time, if it is at PC: 1K ZX Chess's compiled blocks that run straight
-//! after another go from 61% to 89% (the lockstep's count), for 3% more
-//! host instructions and a move about 3% faster. Then (issue 35) all of a
-//! bus's compiled blocks as one function, a `match` in a loop, going on
-//! from one to the next with T-states and PC in locals and, after a
-//! return, to the compiled block the block table has at PC; and the
-//! ZX81's RAM inside its bus, so that a write to it no longer has the
-//! registers read back from memory; a block that loops on itself going
-//! back to its start without the `match`: 1,461 M host instructions in
-//! the core for two games of 1K ZX Chess instead of 1,547 M, its bench
-//! move 0.79–0.81 ms instead of 1.03–1.06, 2.96–3.06 times `z80emu`'s
-//! speed (see the `compiled` module). Then, near a run's limit, where a
-//! block as a whole may not fit, its instructions run one by one through
-//! the block loop with the limit checked after each, instead of each
-//! decoded and dispatched alone (`exec`) with the run loop's checks in
-//! between: over 1K ZX Chess's 10 bench moves, 19,501 instructions run
-//! alone instead of 262,331, and 394 M host instructions in the core
-//! instead of 404 M.
+//! Invariants. It computes what `z80emu` computes, stop for stop: the
+//! same registers (R and flag bits 3 and 5 included), MEMPTR, halt state,
+//! RAM and T-states after every instruction, which `--core lockstep-own`,
+//! `tests/bench/own_lockstep_bench.rs` and the fuzz target `z80_cores`
+//! check. T-states and PC pass from one instruction of a block to the next
+//! in locals, not through the struct (see `run_block`): kept in the struct,
+//! each instruction waits for the store of the one before. Near a run's
+//! limit, where a block as a whole may not fit, its instructions run
+//! through the block loop with the limit checked after each. How it is
+//! measured: `retrochess bench` (docs/cores.md).
 //!
 //! An instruction here is a whole prefix chain (`DD DD 21 nn nn` runs as
 //! one, 4 T-states and one R increment per prefix), so every stop falls
@@ -76,7 +31,7 @@
 //! ([`Own::run_counting`]): the visit is counted and the run goes on as a
 //! stop there and a new run would have (Q and `EI` forgotten too), so that
 //! a driver counting a program's evaluations (Draughts 1K's some 20 a
-//! move) no longer returns to the emulator's loop at each.
+//! move) does not return to the emulator's loop at each.
 //!
 //! Where the facts come from: the Z80 manual for the documented opcodes'
 //! timing and flags; Sean Young, "The Undocumented Z80 Documented" (2005),
@@ -90,7 +45,8 @@ pub mod census;
 mod compiled;
 mod decoded;
 
-pub use compiled::{Compiled, spectrum as compiled_spectrum, zx81 as compiled_zx81};
+pub use compiled::Compiled;
+pub(in crate::machine) use compiled::{blocks, to_rom};
 
 pub use alu::{C, H, N, PV, S, X, Y, Z};
 
@@ -134,7 +90,7 @@ fn field(r: u8) -> usize {
 #[derive(Debug)]
 #[repr(C)]
 pub struct Own {
-    tstates: u64,
+    pub(in crate::machine) tstates: u64,
     /// Where the current run ends (0 after a HALT, so that the loop tests
     /// one number).
     limit: u64,
@@ -146,10 +102,10 @@ pub struct Own {
     /// When the last `EI` ended: no interrupt is accepted at that time.
     ei_at: u64,
     /// The code decoded so far.
-    cache: Decoded,
+    pub(in crate::machine) cache: Decoded,
     /// C B E D L H F A (see [`field`]).
     r8: [u8; 8],
-    pc: u16,
+    pub(in crate::machine) pc: u16,
     af_alt: u16,
     bc_alt: u16,
     sp: u16,
@@ -162,10 +118,10 @@ pub struct Own {
     iy: u16,
     last_pc: u16,
     /// Compiled blocks run (see [`compiled`]).
-    compiled_runs: u64,
+    pub(in crate::machine) compiled_runs: u64,
     /// Of those, how many ran straight after another (see
     /// [`Own::chained`]).
-    chained_runs: u64,
+    pub(in crate::machine) chained_runs: u64,
     /// T-states of the ROM routines the bus performed inside runs
     /// ([`Own::routine`]), for the machine to charge.
     charged: u64,
@@ -510,8 +466,8 @@ impl Own {
             if block.generation != self.cache.blocks_generation {
                 block = self.cache.block(bus, marks, pc);
             }
-            let left = std::mem::take(&mut returned);
-            if !(clean && block.most > 0) && ((marks.at(pc) != 0) | bus.signalled()) {
+            let returned_from = std::mem::take(&mut returned);
+            if !(clean && block.max_tstates > 0) && ((marks.at(pc) != 0) | bus.signalled()) {
                 if let Some(w) = watches.as_deref_mut()
                     && marks.at(pc) == Marks::WATCH
                     && !bus.signalled()
@@ -536,7 +492,7 @@ impl Own {
                 };
             }
             start = pc;
-            if block.most > 0 && self.tstates + u64::from(block.most) < self.limit {
+            if block.max_tstates > 0 && self.tstates + u64::from(block.max_tstates) < self.limit {
                 // No instruction of the block can reach the limit, none is
                 // marked: only a signal or a write into decoded code ends
                 // it early.
@@ -551,13 +507,13 @@ impl Own {
                     // exit names, or after a return the one that followed
                     // it last time.
                     let to = compiled as u16;
-                    if left != 0 {
-                        self.cache.note_after(left, to);
+                    if returned_from != 0 {
+                        self.cache.note_after(returned_from, to);
                     }
                     (start, clean, returned) =
                         (B::compiled()[usize::from(to) - 1].run)(self, bus, marks, to);
                 }
-            } else if block.most > 0 {
+            } else if block.max_tstates > 0 {
                 // Too near the limit for the whole block: its instructions
                 // one by one until the limit, as `exec` would run them (the
                 // block has no marked address, and a signal ends it), with
@@ -615,7 +571,7 @@ impl Own {
     /// blocks' exits to the ROM area (see [`compiled`]), where a clean exit
     /// leaves no signal pending.
     #[inline(never)]
-    fn routine<B: Bus>(&mut self, bus: &mut B, pc: u16) -> bool {
+    pub(in crate::machine) fn routine<B: Bus>(&mut self, bus: &mut B, pc: u16) -> bool {
         if !self.routines {
             return false;
         }
@@ -715,21 +671,21 @@ impl Own {
 
     /// The immediate byte: decoded, or read at PC.
     #[inline(always)]
-    fn imm8d<const D: bool, B: Bus>(&mut self, bus: &B, n: u16) -> u8 {
-        if D { n as u8 } else { self.imm8(bus) }
+    fn imm8d<const DECODED: bool, B: Bus>(&mut self, bus: &B, n: u16) -> u8 {
+        if DECODED { n as u8 } else { self.imm8(bus) }
     }
 
     /// The immediate word: decoded, or read at PC.
     #[inline(always)]
-    fn imm16d<const D: bool, B: Bus>(&mut self, bus: &B, n: u16) -> u16 {
-        if D { n } else { self.imm16(bus) }
+    fn imm16d<const DECODED: bool, B: Bus>(&mut self, bus: &B, n: u16) -> u16 {
+        if DECODED { n } else { self.imm16(bus) }
     }
 
     /// Steps over a displacement not used (a decoded instruction's PC is
     /// already past it).
     #[inline(always)]
-    fn skip<const D: bool>(&mut self) {
-        if !D {
+    fn skip<const DECODED: bool>(&mut self) {
+        if !DECODED {
             self.pc = self.pc.wrapping_add(1);
         }
     }
@@ -757,8 +713,8 @@ impl Own {
     // --- registers ----------------------------------------------------
 
     #[inline(always)]
-    fn hl<const XX: u8>(&self) -> u16 {
-        match XX {
+    fn hl<const INDEX: u8>(&self) -> u16 {
+        match INDEX {
             HL => pair(self.r8[RH], self.r8[RL]),
             IX => self.ix,
             _ => self.iy,
@@ -766,8 +722,8 @@ impl Own {
     }
 
     #[inline(always)]
-    fn set_hl<const XX: u8>(&mut self, v: u16) {
-        match XX {
+    fn set_hl<const INDEX: u8>(&mut self, v: u16) {
+        match INDEX {
             HL => [self.r8[RH], self.r8[RL]] = v.to_be_bytes(),
             IX => self.ix = v,
             _ => self.iy = v,
@@ -778,8 +734,8 @@ impl Own {
     /// memory operand, is not a register), H and L standing for the index
     /// register's halves after a prefix.
     #[inline(always)]
-    fn reg<const XX: u8>(&self, r: u8) -> u8 {
-        if XX == HL {
+    fn reg<const INDEX: u8>(&self, r: u8) -> u8 {
+        if INDEX == HL {
             return self.r8[field(r)];
         }
         match r & 7 {
@@ -787,15 +743,15 @@ impl Own {
             1 => self.r8[RC],
             2 => self.r8[RD],
             3 => self.r8[RE],
-            4 => (self.hl::<XX>() >> 8) as u8,
-            5 => self.hl::<XX>() as u8,
+            4 => (self.hl::<INDEX>() >> 8) as u8,
+            5 => self.hl::<INDEX>() as u8,
             _ => self.r8[RA],
         }
     }
 
     #[inline(always)]
-    fn set_reg<const XX: u8>(&mut self, r: u8, v: u8) {
-        if XX == HL {
+    fn set_reg<const INDEX: u8>(&mut self, r: u8, v: u8) {
+        if INDEX == HL {
             self.r8[field(r)] = v;
             return;
         }
@@ -805,12 +761,12 @@ impl Own {
             2 => self.r8[RD] = v,
             3 => self.r8[RE] = v,
             4 => {
-                let w = self.hl::<XX>();
-                self.set_hl::<XX>((w & 0x00FF) | (u16::from(v) << 8));
+                let w = self.hl::<INDEX>();
+                self.set_hl::<INDEX>((w & 0x00FF) | (u16::from(v) << 8));
             }
             5 => {
-                let w = self.hl::<XX>();
-                self.set_hl::<XX>((w & 0xFF00) | u16::from(v));
+                let w = self.hl::<INDEX>();
+                self.set_hl::<INDEX>((w & 0xFF00) | u16::from(v));
             }
             _ => self.r8[RA] = v,
         }
@@ -818,21 +774,21 @@ impl Own {
 
     /// Register pair `p` of an opcode's 2-bit field (BC DE HL SP).
     #[inline(always)]
-    fn rp<const XX: u8>(&self, p: u8) -> u16 {
+    fn rp<const INDEX: u8>(&self, p: u8) -> u16 {
         match p & 3 {
             0 => pair(self.r8[RB], self.r8[RC]),
             1 => pair(self.r8[RD], self.r8[RE]),
-            2 => self.hl::<XX>(),
+            2 => self.hl::<INDEX>(),
             _ => self.sp,
         }
     }
 
     #[inline(always)]
-    fn set_rp<const XX: u8>(&mut self, p: u8, v: u16) {
+    fn set_rp<const INDEX: u8>(&mut self, p: u8, v: u16) {
         match p & 3 {
             0 => [self.r8[RB], self.r8[RC]] = v.to_be_bytes(),
             1 => [self.r8[RD], self.r8[RE]] = v.to_be_bytes(),
-            2 => self.set_hl::<XX>(v),
+            2 => self.set_hl::<INDEX>(v),
             _ => self.sp = v,
         }
     }
@@ -840,12 +796,12 @@ impl Own {
     /// The address of the memory operand: (HL), or (IX+d) with its
     /// displacement fetched (8 T-states more, MEMPTR set).
     #[inline(always)]
-    fn operand<const XX: u8, B: Bus>(&mut self, bus: &B) -> u16 {
-        if XX == HL {
+    fn operand<const INDEX: u8, B: Bus>(&mut self, bus: &B) -> u16 {
+        if INDEX == HL {
             pair(self.r8[RH], self.r8[RL])
         } else {
             let d = self.imm8(bus) as i8;
-            let addr = self.hl::<XX>().wrapping_add(d as u16);
+            let addr = self.hl::<INDEX>().wrapping_add(d as u16);
             self.memptr = addr;
             self.tstates += 8;
             addr
@@ -981,7 +937,7 @@ impl Own {
     /// is where the block's next entry is. Whether the block ends after
     /// it, and cleanly (not on a signal or a write into decoded code).
     #[inline(always)]
-    fn in_block<const OP: u8, B: Bus>(
+    pub(in crate::machine) fn in_block<const OP: u8, B: Bus>(
         &mut self,
         bus: &mut B,
         n: u16,
@@ -1021,7 +977,7 @@ impl Own {
     /// Leaving a compiled block after `ran` of its instructions: one M1
     /// cycle each (none reads R).
     #[inline(always)]
-    fn ran_in_block(&mut self, ran: u8) {
+    pub(in crate::machine) fn ran_in_block(&mut self, ran: u8) {
         self.r = self.r.wrapping_add(ran);
     }
 
@@ -1038,10 +994,10 @@ impl Own {
     /// comparing PC with its start is what makes it right. With the
     /// census on, no block is gone on to: the run loop counts each run.
     #[inline(always)]
-    fn chained<B: Bus>(&self, to: u16) -> bool {
+    pub(in crate::machine) fn chained<B: Bus>(&self, to: u16) -> bool {
         !cfg!(feature = "census")
-            && self.cache.compiled_made(to).is_some_and(|most| {
-                self.tstates + u64::from(most) < self.limit
+            && self.cache.compiled_made(to).is_some_and(|max_tstates| {
+                self.tstates + u64::from(max_tstates) < self.limit
                     && B::compiled()
                         .get(usize::from(to) - 1)
                         .is_some_and(|c| c.at == self.pc)
@@ -1052,9 +1008,9 @@ impl Own {
     /// table has at `pc` in the blocks' current generation, or 0: what the
     /// run loop would find there.
     #[inline(always)]
-    fn compiled_at(&self, pc: u16) -> u16 {
+    pub(in crate::machine) fn compiled_at(&self, pc: u16) -> u16 {
         let block = self.cache.block_at(pc);
-        if block.generation == self.cache.blocks_generation && block.most > 0 {
+        if block.generation == self.cache.blocks_generation && block.max_tstates > 0 {
             self.cache.compiled(block) as u16
         } else {
             0
@@ -1084,49 +1040,54 @@ impl Own {
     }
 
     #[inline(always)]
-    fn exec_main<const XX: u8, B: Bus, const D: bool>(&mut self, bus: &mut B, op: u8, n: u16) {
+    fn exec_main<const INDEX: u8, B: Bus, const DECODED: bool>(
+        &mut self,
+        bus: &mut B,
+        op: u8,
+        n: u16,
+    ) {
         match op {
             0x00 => self.tstates += 4,
             // LD rr,nn
             0x01 | 0x11 | 0x21 | 0x31 => {
-                let v = self.imm16d::<D, B>(bus, n);
-                self.set_rp::<XX>(op >> 4, v);
+                let v = self.imm16d::<DECODED, B>(bus, n);
+                self.set_rp::<INDEX>(op >> 4, v);
                 self.tstates += 10;
             }
             // LD (BC),A / LD (DE),A
             0x02 | 0x12 => {
-                let addr = self.rp::<XX>(op >> 4);
+                let addr = self.rp::<INDEX>(op >> 4);
                 self.store(bus, addr, self.r8[RA]);
                 self.memptr = pair(self.r8[RA], addr.wrapping_add(1) as u8);
                 self.tstates += 7;
             }
             // INC rr / DEC rr
             0x03 | 0x13 | 0x23 | 0x33 => {
-                let v = self.rp::<XX>(op >> 4).wrapping_add(1);
-                self.set_rp::<XX>(op >> 4, v);
+                let v = self.rp::<INDEX>(op >> 4).wrapping_add(1);
+                self.set_rp::<INDEX>(op >> 4, v);
                 self.tstates += 6;
             }
             0x0B | 0x1B | 0x2B | 0x3B => {
-                let v = self.rp::<XX>(op >> 4).wrapping_sub(1);
-                self.set_rp::<XX>(op >> 4, v);
+                let v = self.rp::<INDEX>(op >> 4).wrapping_sub(1);
+                self.set_rp::<INDEX>(op >> 4, v);
                 self.tstates += 6;
             }
             // INC r / DEC r
             0x04 | 0x0C | 0x14 | 0x1C | 0x24 | 0x2C | 0x3C => {
-                let (v, f) = alu::inc8(self.reg::<XX>(op >> 3), self.r8[RF]);
-                self.set_reg::<XX>(op >> 3, v);
+                let (v, f) = alu::inc8(self.reg::<INDEX>(op >> 3), self.r8[RF]);
+                self.set_reg::<INDEX>(op >> 3, v);
                 self.tstates += 4;
                 self.flags(f);
             }
             0x05 | 0x0D | 0x15 | 0x1D | 0x25 | 0x2D | 0x3D => {
-                let (v, f) = alu::dec8(self.reg::<XX>(op >> 3), self.r8[RF]);
-                self.set_reg::<XX>(op >> 3, v);
+                let (v, f) = alu::dec8(self.reg::<INDEX>(op >> 3), self.r8[RF]);
+                self.set_reg::<INDEX>(op >> 3, v);
                 self.tstates += 4;
                 self.flags(f);
             }
             // INC (HL) / DEC (HL)
             0x34 | 0x35 => {
-                let addr = self.operand::<XX, B>(bus);
+                let addr = self.operand::<INDEX, B>(bus);
                 let v = bus.read(addr);
                 let (v, f) = if op == 0x34 {
                     alu::inc8(v, self.r8[RF])
@@ -1139,16 +1100,16 @@ impl Own {
             }
             // LD r,n
             0x06 | 0x0E | 0x16 | 0x1E | 0x26 | 0x2E | 0x3E => {
-                let v = self.imm8d::<D, B>(bus, n);
-                self.set_reg::<XX>(op >> 3, v);
+                let v = self.imm8d::<DECODED, B>(bus, n);
+                self.set_reg::<INDEX>(op >> 3, v);
                 self.tstates += 7;
             }
             // LD (HL),n: 10; LD (IX+d),n: 19 (the displacement overlaps).
             0x36 => {
-                let addr = self.operand::<XX, B>(bus);
-                let v = self.imm8d::<D, B>(bus, n);
+                let addr = self.operand::<INDEX, B>(bus);
+                let v = self.imm8d::<DECODED, B>(bus, n);
                 self.store(bus, addr, v);
-                self.tstates += if XX == HL { 10 } else { 7 };
+                self.tstates += if INDEX == HL { 10 } else { 7 };
             }
             0x07 => {
                 self.r8[RA] = self.r8[RA].rotate_left(1);
@@ -1181,16 +1142,16 @@ impl Own {
             }
             // ADD HL,rr
             0x09 | 0x19 | 0x29 | 0x39 => {
-                let hl = self.hl::<XX>();
-                let (v, f) = alu::add16(hl, self.rp::<XX>(op >> 4), self.r8[RF]);
+                let hl = self.hl::<INDEX>();
+                let (v, f) = alu::add16(hl, self.rp::<INDEX>(op >> 4), self.r8[RF]);
                 self.memptr = hl.wrapping_add(1);
-                self.set_hl::<XX>(v);
+                self.set_hl::<INDEX>(v);
                 self.tstates += 11;
                 self.flags(f);
             }
             // LD A,(BC) / LD A,(DE)
             0x0A | 0x1A => {
-                let addr = self.rp::<XX>(op >> 4);
+                let addr = self.rp::<INDEX>(op >> 4);
                 self.r8[RA] = bus.read(addr);
                 self.memptr = addr.wrapping_add(1);
                 self.tstates += 7;
@@ -1198,37 +1159,37 @@ impl Own {
             0x10 => {
                 self.r8[RB] = self.r8[RB].wrapping_sub(1);
                 if self.r8[RB] != 0 {
-                    self.jr::<D, B>(bus, n);
+                    self.jr::<DECODED, B>(bus, n);
                     self.tstates += 13;
                 } else {
-                    self.skip::<D>();
+                    self.skip::<DECODED>();
                     self.tstates += 8;
                 }
             }
             0x18 => {
-                self.jr::<D, B>(bus, n);
+                self.jr::<DECODED, B>(bus, n);
                 self.tstates += 12;
             }
             0x20 | 0x28 | 0x30 | 0x38 => {
                 if self.condition((op >> 3) & 3) {
-                    self.jr::<D, B>(bus, n);
+                    self.jr::<DECODED, B>(bus, n);
                     self.tstates += 12;
                 } else {
-                    self.skip::<D>();
+                    self.skip::<DECODED>();
                     self.tstates += 7;
                 }
             }
             // LD (nn),HL / LD HL,(nn)
             0x22 => {
-                let addr = self.imm16d::<D, B>(bus, n);
-                self.write16(bus, addr, self.hl::<XX>());
+                let addr = self.imm16d::<DECODED, B>(bus, n);
+                self.write16(bus, addr, self.hl::<INDEX>());
                 self.memptr = addr.wrapping_add(1);
                 self.tstates += 16;
             }
             0x2A => {
-                let addr = self.imm16d::<D, B>(bus, n);
+                let addr = self.imm16d::<DECODED, B>(bus, n);
                 let v = Self::read16(bus, addr);
-                self.set_hl::<XX>(v);
+                self.set_hl::<INDEX>(v);
                 self.memptr = addr.wrapping_add(1);
                 self.tstates += 16;
             }
@@ -1245,13 +1206,13 @@ impl Own {
             }
             // LD (nn),A / LD A,(nn)
             0x32 => {
-                let addr = self.imm16d::<D, B>(bus, n);
+                let addr = self.imm16d::<DECODED, B>(bus, n);
                 self.store(bus, addr, self.r8[RA]);
                 self.memptr = pair(self.r8[RA], addr.wrapping_add(1) as u8);
                 self.tstates += 13;
             }
             0x3A => {
-                let addr = self.imm16d::<D, B>(bus, n);
+                let addr = self.imm16d::<DECODED, B>(bus, n);
                 self.r8[RA] = bus.read(addr);
                 self.memptr = addr.wrapping_add(1);
                 self.tstates += 13;
@@ -1276,25 +1237,25 @@ impl Own {
             }
             // LD r,(HL)
             0x46 | 0x4E | 0x56 | 0x5E | 0x66 | 0x6E | 0x7E => {
-                let addr = self.operand::<XX, B>(bus);
+                let addr = self.operand::<INDEX, B>(bus);
                 self.set_reg::<HL>(op >> 3, bus.read(addr));
                 self.tstates += 7;
             }
             // LD (HL),r
             0x70..=0x77 => {
-                let addr = self.operand::<XX, B>(bus);
+                let addr = self.operand::<INDEX, B>(bus);
                 self.store(bus, addr, self.reg::<HL>(op));
                 self.tstates += 7;
             }
             // LD r,r'
             0x40..=0x7F => {
-                let v = self.reg::<XX>(op);
-                self.set_reg::<XX>(op >> 3, v);
+                let v = self.reg::<INDEX>(op);
+                self.set_reg::<INDEX>(op >> 3, v);
                 self.tstates += 4;
             }
             // ALU A,(HL)
             0x86 | 0x8E | 0x96 | 0x9E | 0xA6 | 0xAE | 0xB6 | 0xBE => {
-                let addr = self.operand::<XX, B>(bus);
+                let addr = self.operand::<INDEX, B>(bus);
                 let v = bus.read(addr);
                 let (a, f) = alu::alu(op >> 3, self.r8[RA], v, self.r8[RF]);
                 self.r8[RA] = a;
@@ -1303,7 +1264,7 @@ impl Own {
             }
             // ALU A,r
             0x80..=0xBF => {
-                let v = self.reg::<XX>(op);
+                let v = self.reg::<INDEX>(op);
                 let (a, f) = alu::alu(op >> 3, self.r8[RA], v, self.r8[RF]);
                 self.r8[RA] = a;
                 self.tstates += 4;
@@ -1322,7 +1283,7 @@ impl Own {
             // POP rr
             0xC1 | 0xD1 | 0xE1 => {
                 let v = self.pop(bus);
-                self.set_rp::<XX>((op >> 4) & 3, v);
+                self.set_rp::<INDEX>((op >> 4) & 3, v);
                 self.tstates += 10;
             }
             0xF1 => {
@@ -1331,7 +1292,7 @@ impl Own {
             }
             // JP cc,nn
             0xC2 | 0xCA | 0xD2 | 0xDA | 0xE2 | 0xEA | 0xF2 | 0xFA => {
-                let addr = self.imm16d::<D, B>(bus, n);
+                let addr = self.imm16d::<DECODED, B>(bus, n);
                 self.memptr = addr;
                 if self.condition((op >> 3) & 7) {
                     self.pc = addr;
@@ -1339,14 +1300,14 @@ impl Own {
                 self.tstates += 10;
             }
             0xC3 => {
-                let addr = self.imm16d::<D, B>(bus, n);
+                let addr = self.imm16d::<DECODED, B>(bus, n);
                 self.memptr = addr;
                 self.pc = addr;
                 self.tstates += 10;
             }
             // CALL cc,nn
             0xC4 | 0xCC | 0xD4 | 0xDC | 0xE4 | 0xEC | 0xF4 | 0xFC => {
-                let addr = self.imm16d::<D, B>(bus, n);
+                let addr = self.imm16d::<DECODED, B>(bus, n);
                 self.memptr = addr;
                 if self.condition((op >> 3) & 7) {
                     self.push(bus, self.pc);
@@ -1357,7 +1318,7 @@ impl Own {
                 }
             }
             0xCD => {
-                let addr = self.imm16d::<D, B>(bus, n);
+                let addr = self.imm16d::<DECODED, B>(bus, n);
                 self.push(bus, self.pc);
                 self.memptr = addr;
                 self.pc = addr;
@@ -1365,7 +1326,7 @@ impl Own {
             }
             // PUSH rr
             0xC5 | 0xD5 | 0xE5 => {
-                let v = self.rp::<XX>((op >> 4) & 3);
+                let v = self.rp::<INDEX>((op >> 4) & 3);
                 self.push(bus, v);
                 self.tstates += 11;
             }
@@ -1375,7 +1336,7 @@ impl Own {
             }
             // ALU A,n
             0xC6 | 0xCE | 0xD6 | 0xDE | 0xE6 | 0xEE | 0xF6 | 0xFE => {
-                let v = self.imm8d::<D, B>(bus, n);
+                let v = self.imm8d::<DECODED, B>(bus, n);
                 let (a, f) = alu::alu(op >> 3, self.r8[RA], v, self.r8[RF]);
                 self.r8[RA] = a;
                 self.tstates += 7;
@@ -1394,20 +1355,20 @@ impl Own {
                 self.tstates += 10;
             }
             0xCB => {
-                if XX == HL {
+                if INDEX == HL {
                     self.exec_cb(bus);
                 } else {
-                    self.exec_index_cb::<XX, B>(bus);
+                    self.exec_index_cb::<INDEX, B>(bus);
                 }
             }
             0xD3 => {
-                let n = self.imm8d::<D, B>(bus, n);
+                let n = self.imm8d::<DECODED, B>(bus, n);
                 bus.output(pair(self.r8[RA], n), self.r8[RA]);
                 self.memptr = pair(self.r8[RA], n.wrapping_add(1));
                 self.tstates += 11;
             }
             0xDB => {
-                let n = self.imm8d::<D, B>(bus, n);
+                let n = self.imm8d::<DECODED, B>(bus, n);
                 let port = pair(self.r8[RA], n);
                 self.r8[RA] = bus.input(port);
                 self.memptr = port.wrapping_add(1);
@@ -1429,13 +1390,13 @@ impl Own {
             0xFD => self.exec_prefixed(bus, IY),
             0xE3 => {
                 let v = Self::read16(bus, self.sp);
-                self.write16(bus, self.sp, self.hl::<XX>());
-                self.set_hl::<XX>(v);
+                self.write16(bus, self.sp, self.hl::<INDEX>());
+                self.set_hl::<INDEX>(v);
                 self.memptr = v;
                 self.tstates += 19;
             }
             0xE9 => {
-                self.pc = self.hl::<XX>();
+                self.pc = self.hl::<INDEX>();
                 self.tstates += 4;
             }
             0xEB => {
@@ -1456,15 +1417,15 @@ impl Own {
                 self.ei_at = self.tstates;
             }
             0xF9 => {
-                self.sp = self.hl::<XX>();
+                self.sp = self.hl::<INDEX>();
                 self.tstates += 6;
             }
         }
     }
 
     #[inline(always)]
-    fn jr<const D: bool, B: Bus>(&mut self, bus: &B, n: u16) {
-        let e = self.imm8d::<D, B>(bus, n) as i8;
+    fn jr<const DECODED: bool, B: Bus>(&mut self, bus: &B, n: u16) {
+        let e = self.imm8d::<DECODED, B>(bus, n) as i8;
         self.pc = self.pc.wrapping_add(e as u16);
         self.memptr = self.pc;
     }
@@ -1530,10 +1491,10 @@ impl Own {
     /// and the opcode are read as data (no M1, no R). Outside `BIT`, a
     /// register field other than 6 also receives the result.
     #[inline(never)]
-    fn exec_index_cb<const XX: u8, B: Bus>(&mut self, bus: &mut B) {
+    fn exec_index_cb<const INDEX: u8, B: Bus>(&mut self, bus: &mut B) {
         let d = self.imm8(bus) as i8;
         let op = self.imm8(bus);
-        let addr = self.hl::<XX>().wrapping_add(d as u16);
+        let addr = self.hl::<INDEX>().wrapping_add(d as u16);
         self.memptr = addr;
         let v = bus.read(addr);
         let b = (op >> 3) & 7;

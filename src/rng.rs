@@ -1,6 +1,7 @@
-//! A small seeded generator (SplitMix64) for everything the real machine left
-//! to chance: FRAMES at start-up and how long a person takes over each key.
-//! Same seed, same numbers, on every platform.
+//! A small seeded generator (SplitMix64): for everything the real machine
+//! left to chance (FRAMES at start-up, how long a person takes over each
+//! key), and for the seeds of games, bootstraps and the page. Same seed,
+//! same numbers, on every platform.
 
 /// SplitMix64: 64 bits of state, one multiply-xorshift per draw.
 #[derive(Clone, Debug)]

@@ -14,7 +14,9 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 use super::answer::Answer;
-use super::session::{Action, Clock, Ids, Job, Limits, SearchRequest, Searched, Settings};
+use super::clock::{Clock, Limits};
+use super::events::{Action, Ids, Job, SearchRequest, Searched};
+use super::settings::Settings;
 use crate::engines::Played;
 use crate::rules::HangKind;
 use crate::rules::{Game, Rules};
@@ -59,7 +61,7 @@ struct Held {
 
 /// The searches of one front end.
 #[derive(Debug)]
-pub struct Desk<R: Rules, X> {
+pub struct Searches<R: Rules, X> {
     pub settings: Settings,
     /// Ask the worker for the program's candidates ([`SearchRequest::thoughts`])
     /// in the searches started from now on.
@@ -67,14 +69,14 @@ pub struct Desk<R: Rules, X> {
     ids: Ids,
     pending: VecDeque<Pending<R, X>>,
     held: Option<Held>,
-    /// New games being set up by the worker ([`Desk::new_game`]), whose
+    /// New games being set up by the worker ([`Searches::new_game`]), whose
     /// time must not count against the next search's clock.
     setting_up: usize,
 }
 
-impl<R: Rules, X> Desk<R, X> {
-    pub fn new(settings: Settings) -> Desk<R, X> {
-        Desk {
+impl<R: Rules, X> Searches<R, X> {
+    pub fn new(settings: Settings) -> Searches<R, X> {
+        Searches {
             settings,
             thoughts: false,
             ids: Ids::default(),
@@ -124,7 +126,7 @@ impl<R: Rules, X> Desk<R, X> {
     }
 
     /// A search that needs no engine (the game is over): answered at once
-    /// through [`Desk::deliver`] like any other.
+    /// through [`Searches::deliver`] like any other.
     pub fn without_engine(
         &mut self,
         game: &Game<R>,
@@ -144,7 +146,7 @@ impl<R: Rules, X> Desk<R, X> {
         }
     }
 
-    /// The request `searched` answers, taken off the desk, with the answer
+    /// The request `searched` answers, taken off the list, with the answer
     /// judged once ([`Answer`]) in the position it searched (a program cut
     /// at its deadline said so with the time it had); `None`, with a note,
     /// if nobody waits for it.
@@ -336,15 +338,16 @@ mod tests {
     use super::*;
     use crate::engines::{self, EngineOptions, Hang, InputPath, Reply};
     use crate::machine::Stop;
-    use crate::protocol::session::{self, IllegalPolicy};
+    use crate::protocol::clock::NO_CLOCK_BUDGET;
+    use crate::protocol::settings::IllegalPolicy;
     use crate::rules::chess::ChessRules;
     use shakmaty::uci::UciMove;
 
-    type D = Desk<ChessRules, ()>;
+    type D = Searches<ChessRules, ()>;
 
-    fn desk() -> D {
+    fn searches() -> D {
         let entry = engines::entry("1k-zx-chess").unwrap();
-        Desk::new(Settings::new(&entry, EngineOptions::default()))
+        Searches::new(Settings::new(&entry, EngineOptions::default()))
     }
 
     fn go(d: &mut D, clock: &Clock, mode: Mode) -> SearchRequest<ChessRules> {
@@ -383,7 +386,7 @@ mod tests {
 
     #[test]
     fn a_search_is_matched_and_judged() {
-        let mut d = desk();
+        let mut d = searches();
         let clock = Clock {
             move_time: Some(Duration::from_millis(1000)),
             ..Clock::default()
@@ -422,7 +425,7 @@ mod tests {
 
     #[test]
     fn only_a_timed_search_has_a_deadline() {
-        let mut d = desk();
+        let mut d = searches();
         let clock = Clock {
             remaining: Some(Duration::from_millis(80)),
             ..Clock::default()
@@ -432,15 +435,15 @@ mod tests {
         for mode in [Mode::Ponder, Mode::Infinite] {
             let r = go(&mut d, &clock, mode);
             assert_eq!(r.deadline, None, "{mode:?}: its clock starts later");
-            assert_eq!(r.budget, session::NO_CLOCK_BUDGET, "the hang guard");
+            assert_eq!(r.budget, NO_CLOCK_BUDGET, "the hang guard");
         }
         let r = go(&mut d, &Clock::default(), Mode::Timed);
-        assert_eq!((r.deadline, r.budget), (None, session::NO_CLOCK_BUDGET));
+        assert_eq!((r.deadline, r.budget), (None, NO_CLOCK_BUDGET));
     }
 
     #[test]
     fn a_program_cut_at_its_deadline_is_told_with_the_time_it_had() {
-        let mut d = desk();
+        let mut d = searches();
         let clock = Clock {
             remaining: Some(Duration::from_millis(30)),
             increment: Duration::from_millis(10),
@@ -466,7 +469,7 @@ mod tests {
 
     #[test]
     fn answers_wait_for_stop_ponderhit_or_the_authentic_time() {
-        let mut d = desk();
+        let mut d = searches();
         let clock = Clock::default();
         let mut out = Vec::new();
         // go infinite: held until stop.
@@ -520,7 +523,7 @@ mod tests {
 
     #[test]
     fn discarded_searches_leave_the_desk_idle() {
-        let mut d = desk();
+        let mut d = searches();
         d.settings.illegal = IllegalPolicy::Resign;
         let r = go(&mut d, &Clock::default(), Mode::Timed);
         d.discard();

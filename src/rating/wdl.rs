@@ -1,5 +1,5 @@
-//! Match statistics: wins, draws and losses of one side, and its score.
-//! Ratings (jointly, with intervals and LOS) are `crate::rating`'s.
+//! Wins, draws and losses of one side, and its score: what the runner's
+//! standings count and what [`super::Ratings`] reports beside each rating.
 
 /// Wins, draws and losses of one side.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
