@@ -56,6 +56,6 @@ fn check(line: &str) {
 
 fuzz_target!(|data: &[u8]| {
     let entry = engines::entry("samuel-f8").expect("built-in engine");
-    let hub = Hub::new(entry.info, Settings::new(&entry, EngineOptions::default()));
+    let hub = Hub::new(entry.info, Settings::new(entry, EngineOptions::default()));
     retrochess_fuzz::converse(&mut Checked(hub), data);
 });

@@ -10,6 +10,6 @@ use retrochess::protocol::uci::Uci;
 
 fuzz_target!(|data: &[u8]| {
     let entry = engines::entry("1k-zx-chess").expect("built-in engine");
-    let mut front = Uci::new(entry.info, Settings::new(&entry, EngineOptions::default()));
+    let mut front = Uci::new(entry.info, Settings::new(entry, EngineOptions::default()));
     retrochess_fuzz::converse(&mut front, data);
 });

@@ -347,7 +347,7 @@ mod tests {
 
     fn searches() -> D {
         let entry = engines::entry("1k-zx-chess").unwrap();
-        Searches::new(Settings::new(&entry, EngineOptions::default()))
+        Searches::new(Settings::new(entry, EngineOptions::default()))
     }
 
     fn go(d: &mut D, clock: &Clock, mode: Mode) -> SearchRequest<ChessRules> {

@@ -366,23 +366,20 @@ mod tests {
             .with("seed", "random")
             .with("IllegalMoves", "resign")
             .with("Opening", "think");
-        let s = Settings::from_command_line(&entry, options).unwrap();
+        let s = Settings::from_command_line(entry, options).unwrap();
         assert!(s.fresh_seed);
         assert_eq!(s.illegal, IllegalPolicy::Resign);
         // The driver keeps its own options and never sees the front ends'.
         assert_eq!(s.engine.value("Opening"), Some("think"));
         assert_eq!(s.engine.values.len(), 1, "{:?}", s.engine.values);
         let bad = EngineOptions::default().with("TimeScale", "0");
-        let e = Settings::from_command_line(&entry, bad).unwrap_err();
+        let e = Settings::from_command_line(entry, bad).unwrap_err();
         assert_eq!((e.name.as_str(), e.value.as_str()), ("TimeScale", "0"));
         assert!(e.to_string().starts_with("--option TimeScale=0: "), "{e}");
     }
 
     fn settings(id: &str) -> Settings {
-        Settings::new(
-            &crate::engines::entry(id).unwrap(),
-            EngineOptions::default(),
-        )
+        Settings::new(crate::engines::entry(id).unwrap(), EngineOptions::default())
     }
 
     #[test]
