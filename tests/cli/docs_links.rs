@@ -69,7 +69,7 @@ fn links(text: &str) -> Vec<String> {
         rest = &rest[i + 2..];
         let end = rest.find(')').unwrap_or(rest.len());
         let target = rest[..end].split_whitespace().next().unwrap_or("");
-        found.push(target.trim_matches(|c| c == '<' || c == '>').to_string());
+        found.push(target.trim_matches(['<', '>']).to_string());
     }
     found
 }

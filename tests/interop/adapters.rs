@@ -605,24 +605,17 @@ fn match_scripts_play_other_games_each_round() {
         };
         let games = pgn_moves(&std::fs::read_to_string(&pgn).unwrap());
         assert_eq!(games.len(), 4, "{script}: {games:?}");
-        for g in 0..2 {
+        for (g, (first, second)) in games[..2].iter().zip(&games[2..]).enumerate() {
+            let (n1, n2) = (g + 1, g + 3);
+            assert_ne!(first, second, "{script}: game {n2} repeats game {n1}");
             assert_ne!(
-                games[g],
-                games[g + 2],
-                "{script}: game {} repeats game {}",
-                g + 3,
-                g + 1
-            );
-            assert_ne!(
-                games[g][..4],
-                games[g + 2][..4],
+                first[..4],
+                second[..4],
                 "{script}: round 2 starts as round 1"
             );
             assert!(
-                openings.iter().any(|o| games[g + 2].starts_with(o)),
-                "{script}: game {} starts from no opening of the book: {:?}",
-                g + 3,
-                games[g + 2]
+                openings.iter().any(|o| second.starts_with(o)),
+                "{script}: game {n2} starts from no opening of the book: {second:?}"
             );
         }
         let _ = std::fs::remove_dir_all(&dir);
