@@ -525,9 +525,7 @@ fn pgn_moves(pgn: &str) -> Vec<Vec<String>> {
             continue;
         }
         for word in line.split_whitespace() {
-            if in_comment {
-                in_comment = !word.ends_with('}');
-            } else if word.starts_with('{') {
+            if in_comment || word.starts_with('{') {
                 in_comment = !word.ends_with('}');
             } else if !word.ends_with('.') && !["1-0", "0-1", "1/2-1/2", "*"].contains(&word) {
                 moves.push(
