@@ -74,7 +74,7 @@ enum Side {
 /// The emulated chess engines (the registry's, so a new one joins).
 pub fn chess_ids() -> Vec<&'static str> {
     catalogue()
-        .into_iter()
+        .iter()
         .filter(|e| e.game == GameKind::Chess && e.has_screen)
         .map(|e| e.info.id)
         .collect()

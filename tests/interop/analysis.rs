@@ -78,9 +78,7 @@ fn check_results(what: &str, stdout: &str, positions: usize, played: &str) {
 #[test]
 fn python_chess_analyses_with_every_chess_engine_over_cecp() {
     let python = common::python_chess();
-    let ids = catalogue()
-        .into_iter()
-        .filter(|e| e.game == GameKind::Chess);
+    let ids = catalogue().iter().filter(|e| e.game == GameKind::Chess);
     for id in ids.map(|e| e.info.id) {
         let out = common::output_with_stdin(
             std::process::Command::new(&python)

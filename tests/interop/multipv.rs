@@ -34,9 +34,7 @@ fn number(line: &str, key: &str) -> usize {
 #[test]
 fn python_chess_reads_every_chess_engines_candidates_as_multipv() {
     let python = common::python_chess();
-    let ids = catalogue()
-        .into_iter()
-        .filter(|e| e.game == GameKind::Chess);
+    let ids = catalogue().iter().filter(|e| e.game == GameKind::Chess);
     for id in ids.map(|e| e.info.id) {
         for n in ["3", "500"] {
             let out = common::output_with_stdin(

@@ -374,7 +374,7 @@ fn analysis(e: &mut Engine, pos: &Chess) -> Vec<String> {
 fn analyze_mode_shows_the_candidates_over_pipes() {
     let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
     let chess_engines = retrochess::engines::catalogue()
-        .into_iter()
+        .iter()
         .filter(|e| e.game == retrochess::engines::GameKind::Chess);
     for id in chess_engines.map(|e| e.info.id) {
         let mut e = xboard(&["--engine", id]);
