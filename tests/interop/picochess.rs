@@ -1,7 +1,7 @@
 //! `adapters/picochess/` as PicoChess reads and runs it (docs/picochess.md):
 //! the retro menu's sections and level files read by Python's configparser
 //! as PicoChess's `uci/read.py` reads them (`tests/peers/picochess_ini.py`),
-//! the names within the DGT clocks' widths, each `elo` the README's chess
+//! the names within the DGT clocks' widths, each `elo` the manual's chess
 //! ladder figure, each level's options offered by the engine with values it
 //! takes, and `install.sh` and the launchers run as the installation steps
 //! say: from another working directory, with no `retrochess` on PATH.
@@ -54,16 +54,24 @@ fn read_ini(dir: &Path, name: &str) -> BTreeMap<String, Value> {
     serde_json::from_str(&out).unwrap()
 }
 
-/// The ladder's Elo of each player, from the README's "The chess ladder"
-/// table (the bold rows are the retro engines).
+/// The ladder's Elo of each player, from the first table of the manual's
+/// "The chess ladder" (docs/ratings.md; the bold rows are the retro engines).
 fn ladder() -> BTreeMap<String, i64> {
-    let readme = std::fs::read_to_string(repo("README.md")).unwrap();
-    let table = readme
+    let manual = std::fs::read_to_string(repo("docs/ratings.md")).unwrap();
+    let section = manual
         .split("### The chess ladder")
         .nth(1)
-        .expect("README has The chess ladder");
-    table
-        .lines()
+        .expect("docs/ratings.md has The chess ladder");
+    // The first table with bold rows: the ladder (the design's table of
+    // links comes before it, the round robin's after).
+    let lines: Vec<&str> = section.lines().collect();
+    let first = lines
+        .iter()
+        .position(|l| l.starts_with("| **"))
+        .expect("a table with the retro engines");
+    lines[first..]
+        .iter()
+        .take_while(|l| l.starts_with('|'))
         .filter(|l| l.starts_with("| **"))
         .map(|l| {
             let cells: Vec<&str> = l.split('|').map(|c| c.trim().trim_matches('*')).collect();
