@@ -12,24 +12,54 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use retrochess::engines::{self, EngineOptions};
-use retrochess::protocol::hub::{Hub, split};
+use retrochess::engines::{self, EngineError, EngineOptions};
 use retrochess::protocol::FrontEnd;
-use retrochess::protocol::events::{Action, Input};
+use retrochess::protocol::events::{Action, Searched};
+use retrochess::protocol::hub::{Hub, split};
 use retrochess::protocol::settings::Settings;
 use retrochess::rules::draughts::Draughts;
 
+/// Hub's front end, every line it sends checked as it is sent.
 struct Checked(Hub);
 
-impl FrontEnd<Draughts> for Checked {
-    fn handle(&mut self, input: Input<Draughts>) -> Vec<Action<Draughts>> {
-        let actions = self.0.handle(input);
-        for action in &actions {
-            if let Action::Send(line) = action {
-                check(line);
-            }
+/// Checks the lines among `actions` (those one input added).
+fn check_sent(actions: &[Action<Draughts>]) {
+    for action in actions {
+        if let Action::Send(line) = action {
+            check(line);
         }
-        actions
+    }
+}
+
+impl FrontEnd<Draughts> for Checked {
+    fn line(&mut self, line: &str, out: &mut Vec<Action<Draughts>>) {
+        let from = out.len();
+        self.0.line(line, out);
+        check_sent(&out[from..]);
+    }
+
+    fn searched(&mut self, searched: Searched<Draughts>, out: &mut Vec<Action<Draughts>>) {
+        let from = out.len();
+        self.0.searched(searched, out);
+        check_sent(&out[from..]);
+    }
+
+    fn engine_ready(&mut self, out: &mut Vec<Action<Draughts>>) {
+        let from = out.len();
+        self.0.engine_ready(out);
+        check_sent(&out[from..]);
+    }
+
+    fn not_recreated(&mut self, error: &EngineError, out: &mut Vec<Action<Draughts>>) {
+        let from = out.len();
+        self.0.not_recreated(error, out);
+        check_sent(&out[from..]);
+    }
+
+    fn woken(&mut self, token: u64, out: &mut Vec<Action<Draughts>>) {
+        let from = out.len();
+        self.0.woken(token, out);
+        check_sent(&out[from..]);
     }
 }
 
