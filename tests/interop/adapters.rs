@@ -24,7 +24,8 @@ fn run(cmd: &mut Command, stdin: &str) -> Output {
     common::output_with_stdin(cmd.env("PATH", path_with_binary()), stdin)
 }
 
-fn text(o: &Output) -> String {
+/// What a finished command said, stdout then stderr.
+pub(crate) fn text(o: &Output) -> String {
     format!(
         "{}{}",
         String::from_utf8_lossy(&o.stdout),

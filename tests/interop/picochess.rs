@@ -8,6 +8,7 @@
 //! PicoChess itself is not here (it is not packaged; `scripts/picochess-proof`
 //! plays through it).
 
+use crate::adapters::text;
 use crate::common;
 
 use std::collections::BTreeMap;
@@ -79,14 +80,6 @@ fn ladder() -> BTreeMap<String, i64> {
             (cells[1].to_string(), elo)
         })
         .collect()
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
 }
 
 #[test]
