@@ -39,6 +39,7 @@ use std::cell::Cell;
 use std::collections::VecDeque;
 use std::time::Duration;
 
+#[cfg(feature = "compiled-blocks")]
 use super::cpu::own::{Compiled, blocks};
 use super::cpu::{Bus, HostWrites, Memory};
 use super::emulator::{Devices, Emulator};
@@ -297,6 +298,7 @@ impl Bus for SpectrumBus {
         self.host_writes.take()
     }
 
+    #[cfg(feature = "compiled-blocks")]
     fn compiled() -> &'static [Compiled<Self>] {
         SPECTRUM
     }
@@ -585,8 +587,10 @@ impl Default for Spectrum48 {
 }
 
 // The blocks our core runs compiled ahead of time on this bus
-// (`ZX81`/`SPECTRUM` and the function that runs them; see
-// `machine::cpu::own::compiled`), written by scripts/own-compiled-blocks.
+// (`SPECTRUM` and the function that runs them; see
+// `machine::cpu::own::compiled`), written by scripts/own-compiled-blocks:
+// built with the `compiled-blocks` feature (Cargo.toml).
+#[cfg(feature = "compiled-blocks")]
 include!("compiled_blocks.rs");
 
 #[cfg(test)]

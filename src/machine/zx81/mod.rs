@@ -45,6 +45,7 @@ use std::cell::Cell;
 use std::collections::VecDeque;
 use std::time::Duration;
 
+#[cfg(feature = "compiled-blocks")]
 use super::cpu::own::{Compiled, blocks};
 use super::cpu::{Bus, HostWrites, Memory, Regs};
 use super::emulator::{Devices, Emulator};
@@ -278,6 +279,7 @@ impl Bus for Zx81Bus {
         self.host_writes.take()
     }
 
+    #[cfg(feature = "compiled-blocks")]
     fn compiled() -> &'static [Compiled<Self>] {
         ZX81
     }
@@ -620,8 +622,10 @@ impl Zx81 {
 }
 
 // The blocks our core runs compiled ahead of time on this bus
-// (`ZX81`/`SPECTRUM` and the function that runs them; see
-// `machine::cpu::own::compiled`), written by scripts/own-compiled-blocks.
+// (`ZX81` and the function that runs them; see
+// `machine::cpu::own::compiled`), written by scripts/own-compiled-blocks:
+// built with the `compiled-blocks` feature (Cargo.toml).
+#[cfg(feature = "compiled-blocks")]
 include!("compiled_blocks.rs");
 
 #[cfg(test)]

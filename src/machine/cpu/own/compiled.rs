@@ -56,6 +56,7 @@ use crate::machine::cpu::Marks;
 /// address in the ROM area (below 0x4000 on both machines), where the bus
 /// may perform a ROM routine (see [`Own::routine`]): an `RST`, or a `CALL`
 /// or `JP` there.
+#[cfg(feature = "compiled-blocks")]
 pub(in crate::machine) const fn to_rom(op: u8, n: u16) -> bool {
     op & 0xC7 == 0xC7
         || ((op == 0xCD || op == 0xC3 || op & 0xC7 == 0xC4 || op & 0xC7 == 0xC2) && n < 0x4000)
@@ -127,6 +128,7 @@ impl<B> Compiled<B> {
 /// [`Own::run_block`]), and the block that last ran if it left by an
 /// exit that names none and no block went on from it (for
 /// [`Decoded::note_after`](super::decoded::Decoded::note_after)), else 0.
+#[cfg(feature = "compiled-blocks")]
 macro_rules! blocks {
     ($name:ident, $chain:ident: $bus:ty; $(
         $idx:literal $at:literal [ $( $k:literal $op:literal $n:literal $addr:literal $next:literal $to:literal ),* ]
@@ -225,4 +227,5 @@ macro_rules! blocks {
     };
 }
 
+#[cfg(feature = "compiled-blocks")]
 pub(in crate::machine) use blocks;

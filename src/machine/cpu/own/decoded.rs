@@ -449,6 +449,7 @@ impl Decoded {
     /// T-states it can take; None if it is not (or `to` is 0). Within a
     /// generation the block made at an address stays, so this is what the
     /// block table says there.
+    #[cfg(feature = "compiled-blocks")]
     #[inline(always)]
     pub fn compiled_made(&self, to: u16) -> Option<u16> {
         let made = *self.made.get(usize::from(to).wrapping_sub(1))?;
@@ -460,6 +461,7 @@ impl Decoded {
     /// `JP (HL)`): where it most likely goes on again. 0 if none is known.
     /// Only a guess, kept over generations: [`Decoded::compiled_made`]
     /// and the block's start say whether it can run.
+    #[cfg(feature = "compiled-blocks")]
     #[inline(always)]
     pub fn after(&self, to: u16) -> u16 {
         self.made

@@ -46,6 +46,7 @@ mod compiled;
 mod decoded;
 
 pub use compiled::Compiled;
+#[cfg(feature = "compiled-blocks")]
 pub(in crate::machine) use compiled::{blocks, to_rom};
 
 pub use alu::{C, H, N, PV, S, X, Y, Z};
@@ -976,6 +977,7 @@ impl Own {
 
     /// Leaving a compiled block after `ran` of its instructions: one M1
     /// cycle each (none reads R).
+    #[cfg(feature = "compiled-blocks")]
     #[inline(always)]
     pub(in crate::machine) fn ran_in_block(&mut self, ran: u8) {
         self.r = self.r.wrapping_add(ran);
@@ -993,6 +995,7 @@ impl Own {
     /// ([`Decoded::after`](decoded::Decoded::after)): for a guess,
     /// comparing PC with its start is what makes it right. With the
     /// census on, no block is gone on to: the run loop counts each run.
+    #[cfg(feature = "compiled-blocks")]
     #[inline(always)]
     pub(in crate::machine) fn chained<B: Bus>(&self, to: u16) -> bool {
         !cfg!(feature = "census")
@@ -1007,6 +1010,7 @@ impl Own {
     /// The compiled block (1 + its index in [`Bus::compiled`]) the block
     /// table has at `pc` in the blocks' current generation, or 0: what the
     /// run loop would find there.
+    #[cfg(feature = "compiled-blocks")]
     #[inline(always)]
     pub(in crate::machine) fn compiled_at(&self, pc: u16) -> u16 {
         let block = self.cache.block_at(pc);
