@@ -12,6 +12,8 @@ use retrochess::machine::spectrum::SpectrumBus;
 use retrochess::machine::zx81::{FramesMode, Ram, Zx81, Zx81Bus};
 use retrochess::machine::{Core, Stop, Watches};
 
+use super::own_decoded::before;
+
 /// Whether all of a compiled block's instructions are unprefixed (no
 /// `CB`, no `ED`) and at addresses in `ram`.
 fn unprefixed_in<B>(c: &Compiled<B>, ram: std::ops::Range<u16>) -> bool {
@@ -219,19 +221,6 @@ fn a_loop_into_another_block() -> (&'static Compiled<Zx81Bus>, Zx81Bus, u16) {
             .all(|&(a, _)| a != c.at - 1)
     );
     (c, zx81_holding(&[c, t]), only_t)
-}
-
-/// Registers for a run from the `NOP` just before `at`, B a loop's count.
-fn before(at: u16) -> Regs {
-    Regs {
-        pc: at - 1,
-        sp: 0x7FF0,
-        af: 0x1234,
-        bc: 0x0502,
-        de: 0x4567,
-        hl: 0x4200,
-        ..Regs::default()
-    }
 }
 
 /// A compiled ZX81 block that goes on to itself by a `DJNZ` (the loop's

@@ -7,11 +7,10 @@
 //! `z80emu`, which decodes nothing, and must end the same.
 
 use retrochess::machine::cpu::check::FlatBus;
-use retrochess::machine::cpu::own::{Compiled, Own};
+use retrochess::machine::cpu::own::Own;
 use retrochess::machine::cpu::z80emu::Z80emu;
 use retrochess::machine::cpu::{Bus, Cpu, HostWrites, Marks, Memory, Regs, RunEnd};
-use retrochess::machine::spectrum::SpectrumBus;
-use retrochess::machine::zx81::{FramesMode, Ram, Zx81, Zx81Bus};
+use retrochess::machine::zx81::{FramesMode, Ram, Zx81};
 use retrochess::machine::{Core, Stop, Watches};
 
 const AT: u16 = 0x8000;
@@ -643,4 +642,17 @@ fn a_signal_before_a_watch_ends_the_run_there_uncounted() {
     );
     assert_eq!((theirs, reference.pc()), (ours, own.pc()));
     assert_eq!(own.tstates(), reference.tstates());
+}
+
+/// Registers for a run from the `NOP` just before `at`, B a loop's count.
+pub(crate) fn before(at: u16) -> Regs {
+    Regs {
+        pc: at - 1,
+        sp: 0x7FF0,
+        af: 0x1234,
+        bc: 0x0502,
+        de: 0x4567,
+        hl: 0x4200,
+        ..Regs::default()
+    }
 }
