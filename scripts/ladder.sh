@@ -45,7 +45,10 @@
 # STOCKFISH (default /usr/games/stockfish), NODES (5000), SHARDS (each match
 # is played as this many shards under GNU parallel, default 2), JOBS (shards
 # at once, default 2), CORE (Z80 core, default own), SEED (default 1), SCALE
-# (games multiplied by it, rounded to an even number; default 1). Every shard leaves its .done file and
+# (games multiplied by it, rounded to an even number; default 1), STARTUP
+# (seconds an external engine may take to start, default 120: the match
+# runner's 10 s forfeits games to a Stockfish starved of CPU on a busy
+# host). Every shard leaves its .done file and
 # is not played again, so an interrupted ladder resumes where it stopped.
 set -eu
 out=${1:-ladder}
@@ -59,6 +62,7 @@ jobs=${JOBS:-2}
 core=${CORE:-own}
 seed=${SEED:-1}
 scale=${SCALE:-1}
+startup=${STARTUP:-120}
 mkdir -p "$out/chess" "$out/draughts"
 began=$(date +%s)
 # took PART START: the part's wall time, on stderr and in OUT_DIR/times.txt.
@@ -82,7 +86,8 @@ play() {
     rm -f "$f.$ext" "$f.$ext.journal"
     "$@" > "$f.txt" && touch "$f.done"' sh "$out/$dir/$name-{}" "$ext" \
     "$rc" match "$@" --game "$game" --games "$games" --seed "$seed" \
-    --core "$core" --concurrency 1 --shard "{}/$shards" --pgn "$out/$dir/$name-{}.$ext"
+    --core "$core" --concurrency 1 --startup "$startup" --shard "{}/$shards" \
+    --pgn "$out/$dir/$name-{}.$ext"
 }
 
 anchor="Stockfish UCI_Elo 1350"
