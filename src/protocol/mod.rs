@@ -4,7 +4,8 @@
 //! Each front end ([`uci::Uci`], [`xboard::Xboard`], [`hub::Hub`]) turns one [`Input`] (a
 //! line from the GUI, a finished search, a timer) into [`Action`]s (lines
 //! back, notes, jobs for the engine). What they share lives beside them,
-//! by concern: [`events`] (the inputs and actions of their state
+//! by concern: [`FrontEnd`] (the trait they implement, in front_end.rs),
+//! [`events`] (the inputs and actions of their state
 //! machines, the worker's jobs and answers), [`worker`] (the engine on its
 //! thread), [`settings`] (the options every front end offers), [`clock`]
 //! (the deadline that cuts a program still running, the hang guard where no
@@ -20,6 +21,7 @@
 pub mod answer;
 pub mod clock;
 pub mod events;
+mod front_end;
 pub mod hub;
 pub mod judging;
 pub mod prose;
@@ -41,9 +43,11 @@ use crate::engines::{Catalogue, EngineError, EngineOptions, Entry, GameKind};
 use crate::rules::Rules;
 use crate::rules::chess::ChessRules;
 use crate::rules::draughts::Draughts;
-use events::{Action, Input, Job, Searched};
+use events::{Action, Input, Job};
 use settings::Settings;
 use worker::Worker;
+
+pub use front_end::FrontEnd;
 
 /// The three protocols, one enum for both sides of them: which one a front
 /// end speaks (`retrochess uci|xboard|hub`) and which one an external
@@ -160,43 +164,6 @@ impl std::error::Error for ProtocolError {}
 impl From<EngineError> for ProtocolError {
     fn from(e: EngineError) -> Self {
         ProtocolError::Engine(e)
-    }
-}
-
-/// A protocol front end: a state machine from [`Input`]s to [`Action`]s.
-/// Each front end says what a line, a finished search, a ready engine and
-/// a timer mean in its protocol; [`FrontEnd::handle`], the one dispatch of
-/// all three, routes each input to them.
-pub trait FrontEnd<R: Rules> {
-    /// One line from the GUI, without its line ending.
-    fn line(&mut self, line: &str, out: &mut Vec<Action<R>>);
-
-    /// The engine worker finished a search.
-    fn searched(&mut self, searched: Searched<R>, out: &mut Vec<Action<R>>);
-
-    /// The engine is ready again: a new game set up, or the engine
-    /// recreated with new options.
-    fn engine_ready(&mut self, out: &mut Vec<Action<R>>);
-
-    /// The engine could not be recreated with new options; the one before
-    /// plays on.
-    fn not_recreated(&mut self, error: &EngineError, out: &mut Vec<Action<R>>);
-
-    /// A timer set with [`Action::WakeAfter`] went off.
-    fn woken(&mut self, token: u64, out: &mut Vec<Action<R>>);
-
-    /// Reacts to one input; the end of the input ends the session.
-    fn handle(&mut self, input: Input<R>) -> Vec<Action<R>> {
-        let mut out = Vec::new();
-        match input {
-            Input::Line(line) => self.line(&line, &mut out),
-            Input::Eof => out.push(Action::Quit),
-            Input::Searched(searched) => self.searched(searched, &mut out),
-            Input::NewGameReady | Input::Recreated(Ok(())) => self.engine_ready(&mut out),
-            Input::Recreated(Err(e)) => self.not_recreated(&e, &mut out),
-            Input::Wake(token) => self.woken(token, &mut out),
-        }
-        out
     }
 }
 

@@ -9,10 +9,11 @@
 //! character set ([`crate::machine::charset`], OURS: the ROM's are not
 //! used); user-defined graphics are read from RAM at UDG, as the ROM does.
 
+use super::bus::SpectrumBus;
+use super::memory_map::{PRINT_A, PRINT_OUT, RAM_START, sysvar};
 use super::print::{Drawn, TempAttrs, UPPER_ROWS};
-use super::{SpectrumBus, sysvar};
-use crate::machine::Memory;
 use crate::machine::charset;
+use crate::machine::{Fault, Memory};
 
 /// The bitmap's first byte.
 pub const BITMAP: u16 = 0x4000;
@@ -28,6 +29,53 @@ const UDG: u16 = 23675;
 pub fn bitmap_address(row: usize, col: usize, line: usize) -> u16 {
     let (row, col, line) = (row as u16, col as u16, line as u16);
     BITMAP | ((row & 0x18) << 8) | (line << 8) | ((row & 7) << 5) | col
+}
+
+impl SpectrumBus {
+    /// `RST 16` as the ROM performs it, through the current channel: the
+    /// code printed on the upper screen and drawn into the display file
+    /// and attributes (see [`super::rom`]). The fault that stops the real
+    /// machine's course where the channel area no longer holds PRINT-OUT's
+    /// address, and nothing printed.
+    pub(super) fn print_a(&mut self, code: u8) -> Result<(), Fault> {
+        // The ROM jumps to the output address of the channel CURCHL points
+        // at. A program whose stack has run down into the channel area
+        // (ChesSkelet after some 250 move pairs) has overwritten it: the
+        // real machine would run whatever the bytes now say, which we
+        // cannot follow.
+        let record = self.peek16(sysvar::CURCHL);
+        if record < RAM_START {
+            return Err(Fault::RomRead {
+                addr: record,
+                pc: PRINT_A,
+            });
+        }
+        if self.peek16(record) != PRINT_OUT {
+            return Err(Fault::RomCall { pc: PRINT_A });
+        }
+        // (Not an iterator over the two: this is done some 300 times a
+        // move, and nothing at all for most codes.)
+        let [first, second] = self.printer.print(code);
+        if let Some(drawn) = first {
+            draw(self, drawn);
+            if let Some(drawn) = second {
+                draw(self, drawn);
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the eight pixel lines of a character cell, the first at `top`
+    /// in the display file, each 256 bytes after the one above: one span of
+    /// host writes over them all (the cells between are not code either).
+    fn put_lines(&mut self, top: u16, lines: [u8; 8]) {
+        // (Always so for a cell of the 24×32 screen.)
+        let top = top.clamp(RAM_START, 0x57FF - 7 * 256);
+        for (i, line) in lines.into_iter().enumerate() {
+            self.mem[usize::from(top) + 256 * i] = line;
+        }
+        self.host_writes.span(top, top + 7 * 256);
+    }
 }
 
 /// Draws what one `RST 16` changed.

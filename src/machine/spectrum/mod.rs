@@ -21,34 +21,40 @@
 //! waits for it; with interrupts off (or in a mode other than 1) a HALT is
 //! [`Stop::Halted`] at once.
 //!
-//! The ROM routines are in [`rom`], `RST 16` printing in [`print`], tapes in
-//! [`tap`], snapshots in [`snapshot`].
+//! The memory map (ROM entry points, RAM, system variables) is in
+//! `memory_map.rs`, the bus the CPU sees in `bus.rs` ([`SpectrumBus`]), the
+//! ROM routines in [`rom`], `RST 16` printing in [`print`], tapes in
+//! [`tap`], snapshots in [`snapshot`], loading by format in `load.rs`
+//! ([`Spectrum48::load`]).
 //!
 //! The display file and attributes hold what the print trap drew there
 //! ([`display`], with our own character set: the ROM's patterns are not
 //! used); the text screen is kept beside them. Not emulated: the lower screen, sound, tape signals, and the contention of
 //! the lower 16K of RAM by the ULA (code and data there run at full speed).
 
+mod bus;
 pub mod display;
+mod load;
+mod memory_map;
 pub mod print;
 pub mod rom;
 pub mod snapshot;
 pub mod tap;
 
-use std::cell::Cell;
 use std::collections::VecDeque;
 use std::time::Duration;
 
-#[cfg(feature = "compiled-blocks")]
-use super::cpu::own::{Compiled, blocks};
-use super::cpu::{Bus, HostWrites, Memory};
+use super::cpu::{Bus, Memory};
 use super::emulator::{Devices, Emulator};
 use super::host::{Machine, Model};
-use super::{Fault, MachineError, Stop, TextScreen};
+use super::{Fault, Stop, TextScreen};
 
 pub use super::cpu::Regs;
+pub use bus::SpectrumBus;
+pub use memory_map::{
+    BASIC_START, CHAN_OPEN, CL_ALL, IRQ_VECTOR, PRINT_A, PRINT_OUT, RAM_SIZE, RAM_START, sysvar,
+};
 pub use print::Printer;
-pub use rom::{CHAN_OPEN, CL_ALL, PRINT_A, PRINT_OUT};
 
 /// The channel area as the ROM sets it up at power-on (copied from its
 /// initial channel data), at [`CHANNELS`]: K, S, R, P, each output address,
@@ -64,39 +70,6 @@ pub const CHANNEL_DATA: [u8; 21] = [
 pub const CHANNELS: u16 = 0x5CB6;
 /// The initial stream table (streams −3..3 → K, S, R, K, K, S, P).
 const STREAM_DATA: [u8; 14] = [1, 0, 6, 0, 11, 0, 1, 0, 1, 0, 6, 0, 16, 0];
-/// The IM 1 interrupt vector.
-pub const IRQ_VECTOR: u16 = 0x0038;
-
-/// First byte of RAM.
-pub const RAM_START: u16 = 0x4000;
-/// Size of the RAM.
-pub const RAM_SIZE: usize = 0xC000;
-/// Where the ROM puts a BASIC program (PROG on a machine without
-/// microdrives).
-pub const BASIC_START: u16 = 0x5CCB;
-
-/// System variables used here (ZX Spectrum manual, chapter 25).
-pub mod sysvar {
-    pub const LAST_K: u16 = 23560;
-    pub const FLAGS: u16 = 23611;
-    pub const TV_FLAG: u16 = 23612;
-    pub const ERR_SP: u16 = 23613;
-    pub const FRAMES: u16 = 23672;
-    pub const S_POSN: u16 = 23688;
-    pub const DF_CC: u16 = 23684;
-    pub const ATTR_P: u16 = 23693;
-    pub const P_FLAG: u16 = 23697;
-    pub const RAMTOP: u16 = 23730;
-    pub const P_RAMT: u16 = 23732;
-    /// Stream table: 7 offsets (streams −3..3) into the channel area.
-    pub const STRMS: u16 = 23568;
-    /// Start of the channel area (5 bytes per channel).
-    pub const CHANS: u16 = 23631;
-    /// The channel in use: `RST 16` jumps to its output address.
-    pub const CURCHL: u16 = 23633;
-    /// IY always points here while the ROM is in charge.
-    pub const IY_BASE: u16 = 0x5C3A;
-}
 
 /// Z80 clock of the 48K Spectrum.
 pub const CLOCK_HZ: u64 = 3_500_000;
@@ -106,211 +79,6 @@ pub const FRAME_TSTATES: u64 = 69_888;
 /// itself (acceptance, `EI`, `RET`): an estimate of MASK-INT plus KEYBOARD's
 /// scan of the eight half-rows with no key down, not an instruction count.
 pub const IRQ_HANDLER_TSTATES: u64 = 1_000;
-
-/// The address space as the CPU sees it: the 48K of RAM (in a 64K array,
-/// the ROM's part unused), the handler's `EI; RET` during an interrupt, and
-/// what the running program did that the machine must notice.
-#[derive(Clone)]
-pub struct SpectrumBus {
-    mem: Box<[u8; 0x10000]>,
-    fault: Cell<Option<Fault>>,
-    ignored_rom_writes: u64,
-    /// The program read LAST_K as 0 during the last instruction.
-    polled_now: Cell<bool>,
-    /// The program has read LAST_K as 0 since the last key was delivered.
-    waiting: Cell<bool>,
-    /// An interrupt is being taken: the ROM handler's `EI; RET` is read at
-    /// the vector.
-    in_irq: bool,
-    /// The border colour, bits 0–2 of the last OUT to an even port (the
-    /// ULA); 7 (white) as the ROM leaves it at power-on.
-    border: u8,
-    /// What the host wrote (for the CPU's decoded code).
-    host_writes: HostWrites,
-    /// The upper screen as `RST 16` printed it: the text, the print
-    /// position and attributes. On the bus beside the display file it
-    /// draws into, so that the bus can print alone ([`Bus::routine`]).
-    printer: Printer,
-}
-
-impl SpectrumBus {
-    fn new() -> SpectrumBus {
-        SpectrumBus {
-            mem: Box::new([0; 0x10000]),
-            fault: Cell::new(None),
-            ignored_rom_writes: 0,
-            polled_now: Cell::new(false),
-            waiting: Cell::new(false),
-            in_irq: false,
-            border: 7,
-            host_writes: HostWrites::default(),
-            printer: Printer::default(),
-        }
-    }
-
-    /// `RST 16` as the ROM performs it, through the current channel: the
-    /// code printed on the upper screen and drawn into the display file
-    /// and attributes (see [`rom`]). The fault that stops the real
-    /// machine's course where the channel area no longer holds PRINT-OUT's
-    /// address, and nothing printed.
-    fn print_a(&mut self, code: u8) -> Result<(), Fault> {
-        // The ROM jumps to the output address of the channel CURCHL points
-        // at. A program whose stack has run down into the channel area
-        // (ChesSkelet after some 250 move pairs) has overwritten it: the
-        // real machine would run whatever the bytes now say, which we
-        // cannot follow.
-        let record = self.peek16(sysvar::CURCHL);
-        if record < RAM_START {
-            return Err(Fault::RomRead {
-                addr: record,
-                pc: PRINT_A,
-            });
-        }
-        if self.peek16(record) != PRINT_OUT {
-            return Err(Fault::RomCall { pc: PRINT_A });
-        }
-        // (Not an iterator over the two: this is done some 300 times a
-        // move, and nothing at all for most codes.)
-        let [first, second] = self.printer.print(code);
-        if let Some(drawn) = first {
-            display::draw(self, drawn);
-            if let Some(drawn) = second {
-                display::draw(self, drawn);
-            }
-        }
-        Ok(())
-    }
-
-    /// Writes the eight pixel lines of a character cell, the first at `top`
-    /// in the display file, each 256 bytes after the one above: one span of
-    /// host writes over them all (the cells between are not code either).
-    fn put_lines(&mut self, top: u16, lines: [u8; 8]) {
-        // (Always so for a cell of the 24×32 screen.)
-        let top = top.clamp(RAM_START, 0x57FF - 7 * 256);
-        for (i, line) in lines.into_iter().enumerate() {
-            self.mem[usize::from(top) + 256 * i] = line;
-        }
-        self.host_writes.span(top, top + 7 * 256);
-    }
-
-    /// Writes `value` over `range` of RAM (the display file and attributes
-    /// that CLS clears).
-    fn fill(&mut self, range: std::ops::Range<u16>, value: u8) {
-        let (start, end) = (range.start.max(RAM_START), range.end);
-        if start < end {
-            self.mem[usize::from(start)..usize::from(end)].fill(value);
-            self.host_writes.span(start, end - 1);
-        }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn read_rom(&self, address: u16) -> u8 {
-        match address {
-            IRQ_VECTOR if self.in_irq => 0xFB, // EI
-            0x0039 if self.in_irq => 0xC9,     // RET
-            _ => {
-                if self.fault.get().is_none() {
-                    self.fault.set(Some(Fault::RomRead {
-                        addr: address,
-                        pc: 0,
-                    }));
-                }
-                0xFF
-            }
-        }
-    }
-}
-
-impl Memory for SpectrumBus {
-    /// ROM reads as 0xFF: we have no image.
-    fn peek(&self, addr: u16) -> u8 {
-        if addr >= RAM_START {
-            self.mem[usize::from(addr)]
-        } else {
-            0xFF
-        }
-    }
-
-    fn poke(&mut self, addr: u16, value: u8) {
-        if addr >= RAM_START {
-            self.mem[usize::from(addr)] = value;
-            self.host_writes.note(addr);
-        }
-    }
-}
-
-impl Bus for SpectrumBus {
-    #[inline]
-    fn read(&self, address: u16) -> u8 {
-        if address >= RAM_START {
-            let v = self.mem[usize::from(address)];
-            if address == sysvar::LAST_K && v == 0 {
-                self.polled_now.set(true);
-                self.waiting.set(true);
-            }
-            v
-        } else {
-            self.read_rom(address)
-        }
-    }
-
-    #[inline]
-    fn write(&mut self, address: u16, value: u8) {
-        if address >= RAM_START {
-            self.mem[usize::from(address)] = value;
-        } else {
-            self.ignored_rom_writes += 1;
-        }
-    }
-
-    #[inline]
-    fn signalled(&self) -> bool {
-        self.polled_now.get() || self.fault.get().is_some()
-    }
-
-    fn take_fault(&mut self) -> Option<Fault> {
-        self.fault.take()
-    }
-
-    /// The ULA answers every even port: bits 0–2 are the border colour
-    /// (bits 3 and 4, MIC and the speaker, are not emulated).
-    fn output(&mut self, port: u16, value: u8) {
-        if port & 1 == 0 {
-            self.border = value & 7;
-        }
-    }
-
-    fn ram(&self) -> &[u8] {
-        &self.mem[usize::from(RAM_START)..]
-    }
-
-    fn executable(&self, addr: u16) -> bool {
-        addr >= RAM_START
-    }
-
-    /// LAST_K read as an instruction byte would be a poll.
-    fn plain(&self, addr: u16) -> bool {
-        addr >= RAM_START && addr != sysvar::LAST_K
-    }
-
-    fn take_host_writes(&mut self) -> HostWrites {
-        self.host_writes.take()
-    }
-
-    #[cfg(feature = "compiled-blocks")]
-    fn compiled() -> &'static [Compiled<Self>] {
-        SPECTRUM
-    }
-
-    /// `RST 16`, which needs nothing but A and the memory. CL-ALL and
-    /// CHAN-OPEN set registers and are left to the run loop, as is a
-    /// print that faults.
-    fn routine(&mut self, pc: u16, a: u8, room: u64) -> Option<u64> {
-        let t = rom::PRINT_TSTATES;
-        (pc == PRINT_A && t < room && self.print_a(a).is_ok()).then_some(t)
-    }
-}
 
 /// What the Spectrum keeps besides CPU and memory (and the printed screen,
 /// which is on the bus): the interrupt's clock, the keys waiting to be
@@ -506,33 +274,6 @@ impl Spectrum48 {
         zx
     }
 
-    /// Loads a tape or a snapshot, telling the format by content and size,
-    /// not by a file name: a `.tap` whose blocks chain exactly to its end
-    /// with good checksums, else a `.sna` (exactly 49,179 bytes), else a
-    /// `.z80`.
-    ///
-    /// # Errors
-    /// [`MachineError::BadTape`]: the loader's error for the format
-    /// recognised, or, if none is, why it is none of the three.
-    pub fn load(bytes: &[u8]) -> Result<Spectrum48, MachineError> {
-        let tap = match tap::tap_blocks(bytes) {
-            Ok(_) => return Spectrum48::load_tap(bytes),
-            Err(MachineError::BadTape(why)) => why,
-            Err(e) => return Err(e),
-        };
-        if bytes.len() == snapshot::SNA_LEN {
-            return Spectrum48::load_sna(bytes);
-        }
-        Spectrum48::load_z80(bytes).map_err(|z80| {
-            MachineError::BadTape(format!(
-                "neither a .tap ({tap}), a .sna ({} bytes, not {}) nor a .z80 ({})",
-                bytes.len(),
-                snapshot::SNA_LEN,
-                z80.to_string().trim_start_matches("bad tape: ")
-            ))
-        })
-    }
-
     /// Sets every register (PC and SP included).
     pub fn set_regs(&mut self, v: Regs) {
         self.emu.set_regs(&v)
@@ -585,13 +326,6 @@ impl Default for Spectrum48 {
         Spectrum48::new()
     }
 }
-
-// The blocks our core runs compiled ahead of time on this bus
-// (`SPECTRUM` and the function that runs them; see
-// `machine::cpu::own::compiled`), written by scripts/own-compiled-blocks:
-// built with the `compiled-blocks` feature (Cargo.toml).
-#[cfg(feature = "compiled-blocks")]
-include!("compiled_blocks.rs");
 
 #[cfg(test)]
 mod tests {

@@ -29,25 +29,12 @@
 //!
 //! Any other ROM address is a [`Fault::RomCall`].
 
-use super::{RAM_START, SpectrumBus, sysvar};
+use super::bus::SpectrumBus;
+use super::memory_map::{
+    CHAN_OPEN, CHAN_OPEN_TSTATES, CL_ALL, CLS_TSTATES, PRINT_A, PRINT_TSTATES, RAM_START, sysvar,
+};
 use crate::machine::emulator::Emulator;
 use crate::machine::{Fault, Stop};
-
-/// ROM `RST 16` (PRINT-A).
-pub const PRINT_A: u16 = 0x0010;
-/// ROM CL-ALL, the routine BASIC's CLS calls (3503).
-pub const CL_ALL: u16 = 0x0DAF;
-/// ROM CHAN-OPEN.
-pub const CHAN_OPEN: u16 = 0x1601;
-/// ROM PRINT-OUT, the output routine of channels K, S and P: where `RST 16`
-/// ends up through the current channel's record.
-pub const PRINT_OUT: u16 = 0x09F4;
-
-/// Estimates for the trapped routines, charged so that budgets and benches
-/// see them; rounded, not counted.
-pub(super) const PRINT_TSTATES: u64 = 400;
-const CLS_TSTATES: u64 = 100_000;
-const CHAN_OPEN_TSTATES: u64 = 300;
 
 /// Performs the ROM routine at `pc`, or names why it cannot.
 pub(super) fn call(emu: &mut Emulator<SpectrumBus>, pc: u16) -> Option<Stop> {
