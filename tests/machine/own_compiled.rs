@@ -7,10 +7,9 @@
 
 use retrochess::machine::cpu::own::{Compiled, Own};
 use retrochess::machine::cpu::z80emu::Z80emu;
-use retrochess::machine::cpu::{Bus, Cpu, Marks, Memory, Regs, RunEnd};
+use retrochess::machine::cpu::{Bus, Marks, Memory, Regs, RunEnd};
 use retrochess::machine::spectrum::SpectrumBus;
 use retrochess::machine::zx81::{FramesMode, Ram, Zx81, Zx81Bus};
-use retrochess::machine::{Core, Stop, Watches};
 
 use super::own_decoded::before;
 
