@@ -351,8 +351,10 @@ fn run(command: Option<Command>, before: &Before) -> Result<(), cli::CliError> {
         Command::Uci(front) => serve(Protocol::Uci, &front, before, None),
         Command::Xboard(front) => serve(Protocol::Xboard, &front, before, None),
         Command::Hub(front) => serve(Protocol::Hub, &front, before, None),
-        Command::Match { args, options } => cli::matches::run(&args, &before.options(&options)?),
-        Command::Rate(args) => cli::rate::run(&args, before.options.seed),
+        Command::Match { args, options } => {
+            Ok(cli::matches::run(&args, &before.options(&options)?)?)
+        }
+        Command::Rate(args) => Ok(cli::rate::run(&args, before.options.seed)?),
         Command::Play(a) => cli::play::run(
             before.engine(a.engine.as_deref(), GameKind::Chess)?,
             &before.options(&a.options)?,
@@ -426,7 +428,7 @@ fn list_engines() -> Result<(), cli::CliError> {
             info.id, info.name, info.author, info.year, info.machine
         );
     }
-    cli::say(&text)
+    Ok(cli::say(&text)?)
 }
 
 /// No subcommand: the GUI's first line says which protocol it speaks (and,

@@ -34,7 +34,7 @@ use retrochess::rng::SplitMix64;
 use retrochess::rules::draughts::Draughts;
 use retrochess::rules::{Game, Rules};
 
-use super::CliError;
+use super::{CliError, OutputError};
 use retrochess::with_rules;
 
 /// One core's run of the workload.
@@ -208,14 +208,15 @@ fn bench<R: Catalogue + Clone>(
     }
     let [default, references @ ..] = &mut runs;
     let mut out = io::stdout().lock();
-    compare(entry.info.id, default, references, &mut out).map_err(CliError::Output)?;
+    compare(entry.info.id, default, references, &mut out).map_err(OutputError)?;
     let rates = search_rates(default.engine.as_mut(), &rules.initial());
     rates
         .iter()
         .try_for_each(|line| writeln!(out, "{line}"))
         .and_then(|()| writeln!(out, "wall time: {:.3} s", started.elapsed().as_secs_f64()))
         .and_then(|()| out.flush())
-        .map_err(CliError::Output)
+        .map_err(OutputError)?;
+    Ok(())
 }
 
 /// The figures of the default core and of each reference, and the ratios.
@@ -385,7 +386,7 @@ fn native(entry: &'static Entry, options: &EngineOptions, moves: usize) -> Resul
         }
     }
     let total: Duration = host.iter().sum();
-    super::say(&format!(
+    Ok(super::say(&format!(
         "engine: {id} (native: no emulated core)\n\
          engine moves: {}\n\
          nodes: {nodes}\n\
@@ -398,5 +399,5 @@ fn native(entry: &'static Entry, options: &EngineOptions, moves: usize) -> Resul
         nodes as f64 / total.as_secs_f64().max(1e-9),
         median(&host).as_secs_f64() * 1e3,
         started.elapsed().as_secs_f64()
-    ))
+    ))?)
 }

@@ -23,7 +23,7 @@ use retrochess::protocol::judging::{Weighed, judge_thoughts};
 use retrochess::protocol::prose::{no_thoughts, ties};
 use retrochess::rules::{Game, Rules, Verdict};
 
-use super::play::Typed;
+use super::typed::Typed;
 use retrochess::with_rules;
 
 use super::CliError;
@@ -52,7 +52,7 @@ pub fn run(request: &Request, options: &EngineOptions) -> Result<(), CliError> {
         .rules(request.rules)
         .map_err(CliError::Rules)?;
     let text = with_rules!(rules, |rules| explain(rules, request, &options))?;
-    super::say(&text)
+    Ok(super::say(&text)?)
 }
 
 /// The game the request describes, every move judged.

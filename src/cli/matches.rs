@@ -25,7 +25,7 @@ use retrochess::runner::{
     self, IllegalRule, MatchConfig, MatchError, MatchGame, Standing, Stopped, openings, pdn,
 };
 
-use super::CliError;
+use super::{OutputError, say};
 
 /// Games at once: each may be two engine processes.
 const MAX_CONCURRENCY: usize = 256;
@@ -158,6 +158,8 @@ pub enum MatchFailure {
     Interrupted {
         games: usize,
     },
+    /// The table of the match (its games recorded) could not be written.
+    Output(OutputError),
 }
 
 impl fmt::Display for MatchFailure {
@@ -194,19 +196,14 @@ impl fmt::Display for MatchFailure {
                 "interrupted: {} recorded, the games in flight not",
                 count(*games, "finished game")
             ),
+            MatchFailure::Output(e) => e.fmt(f),
         }
     }
 }
 
 impl std::error::Error for MatchFailure {}
 
-impl From<MatchFailure> for CliError {
-    fn from(e: MatchFailure) -> Self {
-        CliError::Match(e)
-    }
-}
-
-pub fn run(args: &MatchArgs, options: &EngineOptions) -> Result<(), CliError> {
+pub fn run(args: &MatchArgs, options: &EngineOptions) -> Result<(), MatchFailure> {
     let (game, players) = players(args)?;
     match game {
         GameKind::Chess => {
@@ -325,7 +322,7 @@ fn play_match<R: MatchGame>(
     rules: R,
     players: Vec<PlayerSpec>,
     openings: Vec<Opening<R>>,
-) -> Result<(), CliError> {
+) -> Result<(), MatchFailure> {
     let config = match_config(args, options, rules, players, openings)?;
     let mut file = open_pgn(args)?;
     let stop = catch_signals();
@@ -347,19 +344,19 @@ fn play_match<R: MatchGame>(
     };
     // The games are recorded by now: a reader of the table that went away
     // is reported, after why the match stopped if it stopped early.
-    let printed = super::say(&format!(
+    let printed = say(&format!(
         "{}{} in {:.1} s{whereto}\n",
         runner::table(&report.standings, options.seed),
         count(report.games, "game"),
         started.elapsed().as_secs_f64(),
-    ));
+    ))
+    .map_err(MatchFailure::Output);
     match report.stopped {
         None => printed,
         Some(Stopped::Interrupted) => Err(MatchFailure::Interrupted {
             games: report.games,
-        }
-        .into()),
-        Some(Stopped::Unwritable(e)) => Err(MatchFailure::Unwritable(e).into()),
+        }),
+        Some(Stopped::Unwritable(e)) => Err(MatchFailure::Unwritable(e)),
     }
 }
 

@@ -12,63 +12,16 @@
 
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 
 use retrochess::arbiter::Judgement;
-use retrochess::engines::{Catalogue, Engine, EngineOptions, Entry, Played};
+use retrochess::engines::{Engine, EngineOptions, Entry, Played};
 use retrochess::machine::ScreenStyle;
-use retrochess::rules::chess::ChessRules;
-use retrochess::rules::draughts::wire::WireError;
-use retrochess::rules::draughts::{Draughts, PdnMove};
 use retrochess::rules::{Color, Ending, Game, GameResult, Verdict};
-use shakmaty::san::San;
-use shakmaty::uci::UciMove;
 
 use retrochess::with_rules;
 
 use super::CliError;
-
-/// How a person types a move of one game.
-pub(super) trait Typed: Catalogue {
-    /// Examples for the prompt and for a line that cannot be read.
-    const EXAMPLES: &'static str;
-
-    /// The person's move as the rules will judge it, or why the text is
-    /// not a move at all.
-    fn read(&self, pos: &Self::Position, text: &str) -> Result<Self::Wire, Unreadable>;
-}
-
-/// Why a person's text is not a move.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Unreadable {
-    /// No more to say than the examples.
-    NoMove,
-    /// Not a move in PDN numbering, for this reason.
-    Pdn(WireError),
-}
-
-impl Typed for ChessRules {
-    const EXAMPLES: &'static str = "e2e4 or Nf3";
-
-    fn read(&self, pos: &shakmaty::Chess, text: &str) -> Result<UciMove, Unreadable> {
-        if let Ok(uci) = text.parse::<UciMove>() {
-            return Ok(uci);
-        }
-        text.parse::<San>()
-            .ok()
-            .and_then(|san| san.to_move(pos).ok())
-            .map(UciMove::from_standard)
-            .ok_or(Unreadable::NoMove)
-    }
-}
-
-impl Typed for Draughts {
-    const EXAMPLES: &'static str = "11-15 or 15x24";
-
-    fn read(&self, _pos: &Self::Position, text: &str) -> Result<PdnMove, Unreadable> {
-        PdnMove::from_str(text).map_err(Unreadable::Pdn)
-    }
-}
+use super::typed::{Typed, Unreadable};
 
 /// Plays the engine of `entry` in its game. `person`: the person's colour
 /// (default Black in chess, White in draughts, where the engine then
@@ -142,7 +95,7 @@ impl<R: Typed> Table<R> {
     /// A line to the person; with no one reading (stdout closed), the
     /// session ends with the error, as every report does.
     fn say(&self, text: &str) -> Result<(), CliError> {
-        super::say(&format!("{text}\n"))
+        Ok(super::say(&format!("{text}\n"))?)
     }
 
     fn show_screen(&mut self) -> Result<(), CliError> {

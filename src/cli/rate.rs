@@ -11,7 +11,7 @@ use clap::{Args, ValueEnum};
 use retrochess::rating::records::{Collection, Kind};
 use retrochess::rating::{self, DrawModel, PriorEffect, RateOptions, Ratings, report};
 
-use super::CliError;
+use super::{OutputError, say};
 
 #[derive(Args, Clone, Debug)]
 pub struct RateArgs {
@@ -60,7 +60,7 @@ pub struct RateArgs {
     title: Option<String>,
 }
 
-/// Why `rate` rated nothing.
+/// Why `rate` rated nothing, or could not write its ratings.
 #[derive(Debug)]
 pub enum RateError {
     /// `--prior` is negative or not a number.
@@ -78,6 +78,8 @@ pub enum RateError {
     Plot(rating::plot::PlotError),
     /// The chart could not be written.
     PlotFile(PathBuf, std::io::Error),
+    /// The ratings could not be written.
+    Output(OutputError),
 }
 
 impl std::fmt::Display for RateError {
@@ -100,6 +102,7 @@ impl std::fmt::Display for RateError {
             ),
             RateError::Plot(e) => e.fmt(f),
             RateError::PlotFile(path, e) => write!(f, "--plot {}: {e}", path.display()),
+            RateError::Output(e) => e.fmt(f),
         }
     }
 }
@@ -119,10 +122,10 @@ enum ModelArg {
 }
 
 /// Rates the files; `before` is a `--seed` given before the subcommand.
-pub fn run(args: &RateArgs, before: Option<u64>) -> Result<(), CliError> {
+pub fn run(args: &RateArgs, before: Option<u64>) -> Result<(), RateError> {
     let seed = args.seed.or(before).unwrap_or(1);
-    let text = rate(args, seed).map_err(CliError::Rate)?;
-    super::say(&text)
+    let text = rate(args, seed)?;
+    say(&text).map_err(RateError::Output)
 }
 
 /// The ratings as text, or why there are none.

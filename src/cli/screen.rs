@@ -51,7 +51,7 @@ pub fn run(req: &Request<'_>, options: &EngineOptions) -> Result<(), CliError> {
             } else {
                 ScreenStyle::Plain
             };
-            super::say(&text.ok_or_else(no_screen)?.render(style))
+            Ok(super::say(&text.ok_or_else(no_screen)?.render(style))?)
         }
     }
 }
