@@ -1,4 +1,4 @@
-//! Every engine of the registry (`src/engines/mod.rs`, each driver's
+//! Every engine of the registry (`src/engines/registry.rs`, each driver's
 //! `ENTRIES`) through the one pipeline (`src/engines/driver.rs`): created
 //! by id, it replies to its game's initial position and to a position two
 //! moves on with a legal move, and a new game with the same seed replies

@@ -5,7 +5,7 @@
 
 use std::str::FromStr;
 
-use retrochess::engines::EngineError;
+use retrochess::engines::{self, EngineError};
 use retrochess::rules::draughts::PdnMove;
 
 use super::{common, http, serve};
@@ -63,7 +63,11 @@ fn names_and_reasons_with_any_character_come_back_equal_through_a_real_parser() 
     // An unknown engine: the reason names it.
     let (st, body) = http(a, "POST", "/api/games", &format!("engine={awkward}"));
     assert_eq!(st, 404, "{body}");
-    let reason = EngineError::Unknown(AWKWARD.to_string()).to_string();
+    let reason = EngineError::Unknown {
+        id: AWKWARD.to_string(),
+        known: engines::engine_ids(),
+    }
+    .to_string();
     python_reads(&body, &[("error", &reason)]);
 
     // A field given twice: the reason names the field.

@@ -452,6 +452,6 @@ fn bad_tapes_are_refused_clearly() {
     );
     assert!(matches!(
         common::chess_engine("nope", &EngineOptions::default()),
-        Err(EngineError::Unknown(_))
+        Err(EngineError::Unknown { .. })
     ));
 }
