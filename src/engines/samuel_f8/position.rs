@@ -6,41 +6,10 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::SamuelError;
 use super::board::Board;
+use super::error::SamuelError;
 use super::movegen::{self, SamuelMove};
-
-/// A colour. Black starts on squares 1-12 and moves first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Side {
-    Black,
-    White,
-}
-
-impl Side {
-    pub fn opponent(self) -> Side {
-        match self {
-            Side::Black => Side::White,
-            Side::White => Side::Black,
-        }
-    }
-
-    fn letter(self) -> char {
-        match self {
-            Side::Black => 'B',
-            Side::White => 'W',
-        }
-    }
-}
-
-impl fmt::Display for Side {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Side::Black => "black",
-            Side::White => "white",
-        })
-    }
-}
+use super::side::Side;
 
 /// A position of English checkers: bit `n - 1` of a mask is PDN square `n`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -131,7 +100,7 @@ impl Position {
         }
     }
 
-    /// The position after `mv`, which must be one of [`super::legal_moves`]
+    /// The position after `mv`, which must be one of [`legal_moves`]
     /// (the notes' "Opponents move checking", p. 14: "see if the opponent's
     /// move is in this list").
     ///
@@ -299,6 +268,21 @@ fn parse_ends(text: &str) -> Option<(u8, u8, bool)> {
     Some((square(parts[0]).ok()?, square(parts[1]).ok()?, capture))
 }
 
+/// The legal moves of the side to move, in the order the notes' FIND and
+/// SELECT produce them (jumps only, when there are any).
+pub fn legal_moves(pos: &Position) -> Vec<SamuelMove> {
+    let mut moves = Vec::new();
+    movegen::find(&pos.board(), &mut moves);
+    moves
+}
+
+/// The number of move sequences `depth` plies long from `pos`, by this
+/// module's own generator (each jump path counted as a move).
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    let mut lists = vec![Vec::new(); depth as usize];
+    movegen::perft(&pos.board(), depth, &mut lists)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -384,5 +368,16 @@ mod tests {
             "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,10,11,12,14"
         );
         assert!(after.play(&mv).is_err());
+    }
+
+    #[test]
+    fn perft_from_the_initial_position_matches_the_published_counts() {
+        let published = [
+            7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963680, 18391564,
+        ];
+        let start = Position::initial();
+        for (depth, &count) in (1..).zip(&published) {
+            assert_eq!(perft(&start, depth), count, "depth {depth}");
+        }
     }
 }

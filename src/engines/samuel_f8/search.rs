@@ -25,9 +25,9 @@
 
 use std::mem;
 
-use super::SamuelError;
 use super::board::Board;
 use super::eval::evaluate;
+use super::level::Level;
 use super::movegen::{SamuelMove, find, play};
 
 /// A score in hundredths of a man, for the side to move.
@@ -38,56 +38,6 @@ pub type Score = i32;
 pub const WIN: Score = 10_000;
 
 const INFINITY: Score = WIN + 1;
-
-/// The permitted plies: search everything to `min_ply`, follow pending jumps
-/// to `max_ply`. The notes' own level is the default, 4 and 10.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Level {
-    min_ply: u8,
-    max_ply: u8,
-}
-
-impl Level {
-    /// The deepest permitted ply: the notes provide "for perhaps 16 blocks"
-    /// of tree data (p. 5), the first holding the board at the root.
-    pub const MAX_PLY_LIMIT: u8 = 15;
-
-    /// # Errors
-    /// Unless `1 <= min_ply <= max_ply <= 15`.
-    pub fn new(min_ply: u8, max_ply: u8) -> Result<Level, SamuelError> {
-        if min_ply == 0 || min_ply > max_ply || max_ply > Self::MAX_PLY_LIMIT {
-            return Err(SamuelError::BadLevel { min_ply, max_ply });
-        }
-        Ok(Level { min_ply, max_ply })
-    }
-
-    /// A level by its minimum ply, jumps followed to ply 10 as in the notes
-    /// (or to the minimum itself when that is deeper).
-    ///
-    /// # Errors
-    /// Unless `1 <= plies <= 15`.
-    pub fn plies(plies: u8) -> Result<Level, SamuelError> {
-        Level::new(plies, plies.max(10))
-    }
-
-    pub fn min_ply(&self) -> u8 {
-        self.min_ply
-    }
-
-    pub fn max_ply(&self) -> u8 {
-        self.max_ply
-    }
-}
-
-impl Default for Level {
-    /// "a minimum depth of 4 and a maximum depth of 10" (p. 2).
-    fn default() -> Self {
-        Level {
-            min_ply: 4,
-            max_ply: 10,
-        }
-    }
-}
 
 /// What a search cost.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -119,7 +69,7 @@ impl Search {
         Search {
             level,
             stats: SearchStats::default(),
-            lists: vec![Vec::new(); usize::from(level.max_ply) + 1],
+            lists: vec![Vec::new(); usize::from(level.max_ply()) + 1],
             root: Vec::new(),
         }
     }
@@ -152,7 +102,7 @@ impl Search {
         let quiet = moves.first().is_none_or(|m| !m.is_capture());
         let score = if moves.is_empty() {
             -(WIN - Score::from(ply))
-        } else if ply >= self.level.min_ply && (quiet || ply >= self.level.max_ply) {
+        } else if ply >= self.level.min_ply() && (quiet || ply >= self.level.max_ply()) {
             self.stats.evaluations += 1;
             evaluate(board)
         } else {
@@ -183,20 +133,6 @@ mod tests {
         let mut s = Search::new(level);
         let best = s.best(&Position::from_fen(fen).unwrap().board());
         (best, s.stats)
-    }
-
-    #[test]
-    fn levels_are_checked() {
-        assert!(Level::new(0, 4).is_err());
-        assert!(Level::new(5, 4).is_err());
-        assert!(Level::new(4, 16).is_err());
-        assert_eq!(
-            Level::new(5, 4).unwrap_err().to_string(),
-            "bad level 5..4: plies must satisfy 1 <= min <= max <= 15"
-        );
-        assert_eq!(Level::plies(6).unwrap(), Level::new(6, 10).unwrap());
-        assert_eq!(Level::plies(12).unwrap(), Level::new(12, 12).unwrap());
-        assert_eq!(Level::default(), Level::new(4, 10).unwrap());
     }
 
     #[test]
