@@ -27,7 +27,7 @@ use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use retrochess::arbiter::Judgement;
-use retrochess::engines::{Catalogue, Engine, EngineOptions, Entry, NATIVE, draughts_1k};
+use retrochess::engines::{Catalogue, Engine, EngineOptions, Entry, NATIVE};
 
 use retrochess::machine::{Core, profile};
 use retrochess::rng::SplitMix64;
@@ -172,9 +172,8 @@ pub fn run(entry: &'static Entry, options: &EngineOptions, moves: usize) -> Resu
     if entry.info.machine == NATIVE {
         return native(entry, options, moves);
     }
-    // Draughts 1K plays its own house rules; the others English checkers.
-    let house = (entry.info.id == draughts_1k::INFO.id).then_some("zx81-1k");
-    let rules = entry.rules(house).map_err(CliError::Rules)?;
+    // Each program by the rules it plays by: Draughts 1K its house rules.
+    let rules = entry.own_rules();
     let benched = with_rules!(rules, |rules| bench(rules, entry, options, moves));
     #[cfg(feature = "census")]
     eprint!("{}", retrochess::machine::cpu::own::census::report());

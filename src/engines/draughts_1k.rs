@@ -117,7 +117,7 @@ use super::{
 };
 use crate::machine::zx81::{FramesMode, RAM_START, Ram, Zx81, sysvar};
 use crate::machine::{Core, MachineError, Regs, Resume, Sample, Stop};
-use crate::rules::draughts::{Draughts, PdnMove, Position, Square};
+use crate::rules::draughts::{Draughts, PdnMove, Position, Square, Variant};
 use crate::rules::{Color, Game};
 
 /// The routine, transcribed from seed 002 (see tapes/README.md).
@@ -214,7 +214,8 @@ pub type Board = [u8; 32];
 /// The registry's entry.
 pub static ENTRIES: [Entry; 1] = [Entry::draughts(&INFO, declared_options, |o| {
     Ok(Box::new(Draughts1K::new(o)?))
-})];
+})
+.house_variant(Variant::Zx81)];
 
 /// The Draughts 1K engine: the routine behind the one pipeline.
 pub type Draughts1K = Driver<Routine>;

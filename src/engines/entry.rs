@@ -6,7 +6,7 @@ use std::fmt;
 use super::{Engine, EngineError, EngineInfo, EngineOptions, GameKind, OptionSpec};
 use crate::rules::Rules;
 use crate::rules::chess::ChessRules;
-use crate::rules::draughts::Draughts;
+use crate::rules::draughts::{Draughts, Variant};
 
 /// A function creating an engine of the game of `R` from the options.
 pub type Maker<R> = fn(&EngineOptions) -> Result<Box<dyn Engine<R>>, EngineError>;
@@ -36,6 +36,10 @@ pub struct Entry {
     pub searching: &'static [(&'static str, &'static str)],
     /// Whether it runs on an emulated machine with a screen to show.
     pub has_screen: bool,
+    /// The draughts rules the program itself plays by where they are not
+    /// English checkers (Draughts 1K's house rules); `None` for the others
+    /// and for chess. See [`Entry::own_rules`].
+    pub house_variant: Option<Variant>,
 }
 
 impl Entry {
@@ -52,6 +56,7 @@ impl Entry {
             create: Create::Chess(create),
             searching: &[],
             has_screen: true,
+            house_variant: None,
         }
     }
 
@@ -68,12 +73,20 @@ impl Entry {
             create: Create::Draughts(create),
             searching: &[],
             has_screen: true,
+            house_variant: None,
         }
     }
 
     /// The same entry with `searching` values ([`Entry::searching`]).
     pub const fn searching(mut self, values: &'static [(&'static str, &'static str)]) -> Entry {
         self.searching = values;
+        self
+    }
+
+    /// The same entry, of a draughts program that plays by its own
+    /// `variant` ([`Entry::house_variant`]).
+    pub const fn house_variant(mut self, variant: Variant) -> Entry {
+        self.house_variant = Some(variant);
         self
     }
 

@@ -63,6 +63,18 @@ impl Entry {
             }
         }
     }
+
+    /// The rules the program itself plays by: chess, or draughts in its
+    /// house variant ([`Entry::house_variant`]) where it has one, English
+    /// checkers otherwise. What `bench` plays it by.
+    pub fn own_rules(&self) -> GameRules {
+        match self.game {
+            GameKind::Chess => GameRules::Chess(ChessRules),
+            GameKind::Draughts => GameRules::Draughts(Draughts::new(
+                self.house_variant.unwrap_or(Variant::English),
+            )),
+        }
+    }
 }
 
 /// Runs `$body` with `$rules` bound to the rules of a [`GameRules`],
