@@ -248,12 +248,16 @@ pub static VARIANTS: [Variant; 2] = [
 /// A square's content as the program draws it.
 type Board = [Option<(Role, bool)>; 64]; // (role, is the program's own piece)
 
+/// 1K ZX Chess as dumped (queen's pawn): the chess engine run when none
+/// is named ([`default_for`](super::default_for)).
+pub static ONE_K_ZX_CHESS: Entry = Entry::chess(&VARIANTS[0].info, declared_options, |o| {
+    Ok(Box::new(OneKZxChess::new(&VARIANTS[0], o.clone())?))
+})
+.searching(SEARCHING);
+
 /// The registry's entries: one per variant.
 pub static ENTRIES: [Entry; 2] = [
-    Entry::chess(&VARIANTS[0].info, declared_options, |o| {
-        Ok(Box::new(OneKZxChess::new(&VARIANTS[0], o.clone())?))
-    })
-    .searching(SEARCHING),
+    ONE_K_ZX_CHESS,
     Entry::chess(&VARIANTS[1].info, declared_options, |o| {
         Ok(Box::new(OneKZxChess::new(&VARIANTS[1], o.clone())?))
     })

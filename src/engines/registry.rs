@@ -56,8 +56,8 @@ pub fn find(id: &str) -> Result<&'static Entry, EngineError> {
 /// for draughts.
 pub fn default_for(game: GameKind) -> &'static Entry {
     match game {
-        GameKind::Chess => &onek::ENTRIES[0],
-        GameKind::Draughts => &samuel_f8::engine::ENTRIES[0],
+        GameKind::Chess => &onek::ONE_K_ZX_CHESS,
+        GameKind::Draughts => &samuel_f8::engine::SAMUEL_F8,
     }
 }
 

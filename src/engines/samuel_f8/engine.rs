@@ -51,11 +51,15 @@ pub static INFO: EngineInfo = EngineInfo {
             five terms are ours, from his published papers.",
 };
 
-/// The registry's entry.
-pub static ENTRIES: [Entry; 1] = [Entry::draughts(&INFO, declared_options, |o| {
+/// Samuel F8: the draughts engine run when none is named
+/// ([`default_for`](crate::engines::default_for)).
+pub static SAMUEL_F8: Entry = Entry::draughts(&INFO, declared_options, |o| {
     Ok(Box::new(SamuelEngine::new(o)?))
 })
-.native()];
+.native();
+
+/// The registry's entry.
+pub static ENTRIES: [Entry; 1] = [SAMUEL_F8];
 
 /// The options this engine declares.
 pub fn declared_options() -> Vec<OptionSpec> {
