@@ -46,9 +46,8 @@
 //! notes make one jump a step), the α-β code and win scores, the five
 //! evaluation parameters and their weights (`eval.rs`), the stored first
 //! moves themselves, scores wider than the 8 bits the notes budget, the fix
-//! of the RBJ mask (`board.rs`), and the API: PDN squares, FEN, [`bench`].
+//! of the RBJ mask (`board.rs`), and the API: PDN squares, FEN, [`bench()`].
 
-mod bench;
 mod board;
 mod book;
 pub mod engine;
@@ -60,8 +59,8 @@ mod player;
 mod position;
 mod search;
 mod side;
+mod speed;
 
-pub use bench::{BenchReport, bench};
 pub use book::STORED_FIRST_MOVES;
 pub use error::SamuelError;
 pub use level::{BadLevel, Level};
@@ -70,3 +69,4 @@ pub use player::{Choice, SamuelF8};
 pub use position::{Position, legal_moves, perft};
 pub use search::{Score, SearchStats, WIN};
 pub use side::Side;
+pub use speed::{BenchReport, bench};

@@ -12,8 +12,8 @@ use crate::rng::SplitMix64;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Choice {
     pub mv: SamuelMove,
-    /// For the side to move, hundredths of a man ([`WIN`] minus plies for
-    /// a win); 0 for a stored first move.
+    /// For the side to move, hundredths of a man ([`WIN`](super::WIN)
+    /// minus plies for a win); 0 for a stored first move.
     pub score: Score,
     pub stats: SearchStats,
     /// The root moves in the order weighed, with their values: the search's
@@ -48,9 +48,9 @@ impl SamuelF8 {
     }
 
     /// The program's move for the side to move in `pos`, its score (for that
-    /// side, hundredths of a man, [`WIN`] minus plies for a win) and what the
-    /// search cost; `None` when the side to move has no legal move (it has
-    /// lost). `game_start` says no move has been played in this game: then,
+    /// side, hundredths of a man, [`WIN`](super::WIN) minus plies for a win)
+    /// and what the search cost; `None` when the side to move has no legal
+    /// move (it has lost). `game_start` says no move has been played in this game: then,
     /// at the initial position, the program moves first as Black and plays a
     /// stored first move drawn with the seed, without searching (score 0).
     pub fn choose(

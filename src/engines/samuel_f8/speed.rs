@@ -1,4 +1,4 @@
-//! The speed of the search ([`bench`]): self-play from each stored first
+//! The speed of the search ([`bench()`]): self-play from each stored first
 //! move, nodes and time summed ([`BenchReport`]).
 
 use std::time::{Duration, Instant};
@@ -9,7 +9,7 @@ use super::movegen;
 use super::position::Position;
 use super::search;
 
-/// What [`bench`] measured.
+/// What [`bench()`] measured.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BenchReport {
     /// Moves searched (a self-play game may end sooner than asked).
