@@ -12,6 +12,7 @@
 //! and of rustzx's host: the CPU knows nothing of ZX81s or Spectrums.
 
 pub mod check;
+pub mod cores;
 pub mod iz80;
 pub mod lockstep;
 pub mod own;
@@ -19,7 +20,9 @@ pub mod z80emu;
 
 use std::fmt;
 
-use super::{Core, Fault, Watches};
+pub use cores::Core;
+
+use super::{Fault, Watches};
 
 /// The Z80's registers, both banks, and its interrupt state.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
