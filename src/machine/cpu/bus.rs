@@ -2,7 +2,6 @@
 
 use super::host_writes::HostWrites;
 use super::memory::Memory;
-use super::own;
 use crate::machine::stop::Fault;
 
 /// The memory map and ports as the CPU sees them. (A copy of a bus is what
@@ -63,14 +62,5 @@ pub trait Bus: Memory + Clone + 'static {
     /// routine to the run loop.
     fn routine(&mut self, _pc: u16, _a: u8, _room: u64) -> Option<u64> {
         None
-    }
-
-    /// Blocks of known programs compiled for our core on this bus (see
-    /// [`own::Compiled`]), by start address: none unless the bus has some.
-    fn compiled() -> &'static [own::Compiled<Self>]
-    where
-        Self: Sized,
-    {
-        &[]
     }
 }

@@ -7,7 +7,7 @@ use super::bus::Bus;
 use super::iz80::Iz80;
 use super::lockstep::{Follow, Lockstep};
 use super::marks::Marks;
-use super::own::Own;
+use super::own::{Compiled, Own};
 use super::regs::Regs;
 use super::run_end::RunEnd;
 use super::z80emu::Z80emu;
@@ -200,19 +200,23 @@ impl Cpu {
     /// counts the visit in `watches` and goes on, as the driver's loop
     /// would have after a stop (see [`Own::run_counting`]). The other
     /// cores stop there, and the caller counts.
+    ///
+    /// `compiled` are the blocks compiled ahead of time for this bus
+    /// ([`Compiled`]), which our core runs: the same table on every run.
     #[inline]
     pub fn run<B: Bus>(
         &mut self,
         bus: &mut B,
+        compiled: &[Compiled<B>],
         marks: &Marks,
         watches: &mut Watches,
         until: u64,
     ) -> RunEnd {
         match self {
-            Cpu::Own(cpu) => cpu.run_counting(bus, marks, watches, until),
+            Cpu::Own(cpu) => cpu.run_counting(bus, compiled, marks, watches, until),
             Cpu::Z80emu(cpu) => cpu.run(bus, marks, until),
             Cpu::Iz80(cpu) => cpu.run(bus, marks, until),
-            Cpu::Lockstep(pair) => pair.run(bus, marks, until),
+            Cpu::Lockstep(pair) => pair.run(bus, compiled, marks, until),
         }
     }
 
