@@ -14,7 +14,7 @@ pub enum Stop {
     Breakpoint { pc: u16 },
     /// The T-state budget ran out with the program still running.
     BudgetExhausted { pc: u16 },
-    /// The run was cut from outside ([`Cut`]) with the program still
+    /// The run was cut from outside ([`Cut`](super::Cut)) with the program still
     /// running: its deadline came.
     Cut { pc: u16 },
     /// The program jumped to itself (a jump whose condition holds): it will
@@ -23,7 +23,7 @@ pub enum Stop {
     /// The CPU executed the HALT at `pc` and no interrupt the machine
     /// delivers will ever end it.
     Halted { pc: u16 },
-    /// A routine called from Rust ([`emulator::Emulator::call`]) returned.
+    /// A routine called from Rust ([`Emulator::call`](super::emulator::Emulator::call)) returned.
     Returned,
     /// Something the emulation cannot do faithfully.
     Fault(Fault),

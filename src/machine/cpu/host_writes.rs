@@ -2,10 +2,10 @@
 //! ([`HostWrites`]).
 
 /// The cells a bus has had written by its host since the CPU last asked
-/// (see [`Bus::take_host_writes`](super::Bus::take_host_writes)), as at most [`HostWrites::SPANS`] spans
-/// that cover every cell written (and may cover some that were not). A new
-/// bus starts with every cell written: nothing the CPU decoded before can
-/// be trusted on it.
+/// (see [`Bus::take_host_writes`](super::Bus::take_host_writes)), as at
+/// most [`HostWrites::SPANS`] spans that cover every cell written (and may
+/// cover some that were not). A new bus starts with every cell written:
+/// nothing the CPU decoded before can be trusted on it.
 ///
 /// Several spans, not one: a driver's writes between two moves fall on
 /// either side of the program (the board below it, a return address on

@@ -48,6 +48,12 @@
 //! engine's, for the bus of its machine. Run it again when the block
 //! builder changes: blocks it no longer makes are never used (the
 //! lockstep test fails if no compiled block runs).
+//!
+//! How a run gets them: the machine hands its bus's table
+//! (`Zx81Bus::compiled`, `SpectrumBus::compiled`) to its emulator, which
+//! gives it to every run of our core ([`Own::run`]); the bus trait names
+//! no compiled block (it would make a cycle of types: a bus naming its
+//! blocks, a block naming our core, our core generic over the bus).
 
 use super::Own;
 use super::decoded::{self, Block, Decoded};

@@ -38,6 +38,11 @@
 //! for the undocumented opcodes, flag bits 3 and 5, MEMPTR and R. The
 //! lockstep core ([`super::lockstep`]) and the fuzz target compare it with
 //! `z80emu` after every instruction.
+//!
+//! Where it is: the core's state ([`Own`]) here; its methods, the run
+//! loop and every instruction in `run`; decoded code in `decoded`; the
+//! blocks compiled ahead of time in `compiled`, whose table the machine
+//! hands to each run (see [`Own::run`]).
 
 mod alu;
 #[cfg(feature = "census")]
