@@ -506,7 +506,7 @@ impl Decoded {
 
     /// Notes in `block`, just made, that it is the bus's compiled block
     /// `index` (its place in the table), and when it was made (see
-    /// [`Decoded::compiled_made`]).
+    /// `Decoded::compiled_made`).
     pub fn note_compiled(&mut self, block: Block, index: usize) {
         let first = usize::from(block.first);
         self.arena[first] |= ((index + 1) as u64) << COMPILED_SHIFT;

@@ -4,7 +4,7 @@
 //! the hot ones compiled ahead of time ([`Compiled`]), each instruction
 //! one `match` arm specialised for its opcode (registers,
 //! condition, ALU operation and length constants), the memory access of
-//! the machine's bus inlined through the generic [`Bus`], T-states counted
+//! the machine's bus inlined through the generic [`Bus`](super::Bus), T-states counted
 //! per instruction from the Z80 manual's tables (Zilog UM0080), and the
 //! hidden state the NMOS Z80 shows in flag bits 3 and 5: MEMPTR
 //! (`BIT b,(HL)`) and Q (`SCF`, `CCF`). No `unsafe`.
@@ -80,7 +80,7 @@ pub struct Own {
     ei_at: u64,
     /// The code decoded so far.
     pub(in crate::machine) cache: Decoded,
-    /// C B E D L H F A (see [`run::field`]).
+    /// C B E D L H F A (see `field` in `run`).
     r8: [u8; 8],
     pub(in crate::machine) pc: u16,
     af_alt: u16,
