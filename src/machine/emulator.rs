@@ -27,6 +27,7 @@
 //! is asked there too, every [`CUT_SLICE`] busy T-states, and never makes
 //! the CPU stop anywhere else.
 
+use super::cpu::own::Compiled;
 use super::cpu::{self, Bus, Cpu, Marks, Memory, Regs, RunEnd};
 use super::cut::{CUT_SLICE, Cut};
 use super::{Core, ProbeRead, Sample, Stop, Watches, profile};
@@ -85,6 +86,9 @@ pub const CALL_RETURN: u16 = 0x3FFF;
 pub struct Emulator<B: Bus> {
     cpu: Cpu,
     bus: B,
+    /// The blocks compiled ahead of time for the bus, which our core runs
+    /// (see [`Compiled`]): given by the machine that made the bus.
+    compiled: &'static [Compiled<B>],
     marks: Marks,
     watches: Watches,
     probes: Vec<(u16, ProbeRead)>,
@@ -118,11 +122,14 @@ enum Visit {
 }
 
 impl<B: Bus> Emulator<B> {
-    /// A CPU (of the default core) as after power-on on `bus`.
-    pub fn new(bus: B) -> Emulator<B> {
+    /// A CPU (of the default core) as after power-on on `bus`, our core
+    /// running the blocks `compiled` for it where the program has them
+    /// (none: `&[]`).
+    pub fn new(bus: B, compiled: &'static [Compiled<B>]) -> Emulator<B> {
         let mut emu = Emulator {
             cpu: Cpu::new(Core::default()),
             bus,
+            compiled,
             marks: Marks::new(),
             watches: Watches::default(),
             probes: Vec::new(),
@@ -522,10 +529,15 @@ impl<B: Bus> Emulator<B> {
     /// the ROM routines it performed inside the run ([`Bus::routine`]).
     fn segment<D: Devices<B>>(&mut self, dev: &D, limit: u64) -> Result<RunEnd, Stop> {
         let until = dev.next_event().min(limit.saturating_add(self.idle));
-        let (cpu, bus, marks, watches) =
-            (&mut self.cpu, &mut self.bus, &self.marks, &mut self.watches);
+        let (cpu, bus, compiled, marks, watches) = (
+            &mut self.cpu,
+            &mut self.bus,
+            self.compiled,
+            &self.marks,
+            &mut self.watches,
+        );
         let until = until.saturating_sub(self.extra);
-        let end = profile::in_core(|| cpu.run(bus, marks, watches, until));
+        let end = profile::in_core(|| cpu.run(bus, compiled, marks, watches, until));
         self.extra += self.cpu.take_charged();
         if let Some(fault) = self.bus.take_fault() {
             return Err(Stop::Fault(fault.at(self.cpu.last_pc())));
@@ -616,9 +628,12 @@ mod tests {
 
     /// An emulator with `code` at 0x8000, PC there and SP at 0xF000.
     fn with_code(code: &[u8]) -> Emulator<Flat> {
-        let mut emu = Emulator::new(Flat {
-            mem: Box::new([0; 0x1_0000]),
-        });
+        let mut emu = Emulator::new(
+            Flat {
+                mem: Box::new([0; 0x1_0000]),
+            },
+            &[],
+        );
         for (i, &b) in code.iter().enumerate() {
             emu.poke(0x8000 + i as u16, b);
         }

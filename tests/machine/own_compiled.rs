@@ -72,7 +72,12 @@ fn again_on_both(
     own.set_regs(regs);
     reference.set_regs(regs);
     let ends = (
-        own.run(a, &Marks::new(), own.tstates() + tstates),
+        own.run(
+            a,
+            Zx81Bus::compiled(),
+            &Marks::new(),
+            own.tstates() + tstates,
+        ),
         reference.run(b, &Marks::new(), reference.tstates() + tstates),
     );
     assert_eq!(ends.0, ends.1, "how the run of {tstates} ended");

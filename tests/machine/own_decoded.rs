@@ -37,7 +37,7 @@ fn both(bus: &FlatBus, regs: &Regs, marks: &Marks, until: u64) -> (RunEnd, Regs)
     own.set_regs(regs);
     reference.set_regs(regs);
     let ends = (
-        own.run(&mut a, marks, until),
+        own.run(&mut a, &[], marks, until),
         reference.run(&mut b, marks, until),
     );
     assert_eq!(ends.0, ends.1, "how the run ended");
@@ -62,7 +62,7 @@ fn a_write_into_the_block_being_run_is_seen_by_the_next_instruction() {
     let mut bus = bus;
     for _ in 0..3 {
         own.set_regs(&regs);
-        own.run(&mut bus, &Marks::new(), own.tstates() + 200);
+        own.run(&mut bus, &[], &Marks::new(), own.tstates() + 200);
         assert_eq!(own.regs().bc >> 8, 0x42);
     }
 }
@@ -72,7 +72,7 @@ fn ran_ld_b_7() -> (FlatBus, Regs, Own) {
     let (mut bus, regs) = flat(&[0x06, 0x07, 0x18, 0xFE]);
     let mut own = Own::new();
     own.set_regs(&regs);
-    own.run(&mut bus, &Marks::new(), 100);
+    own.run(&mut bus, &[], &Marks::new(), 100);
     assert_eq!(own.regs().bc >> 8, 7);
     (bus, regs, own)
 }
@@ -80,7 +80,7 @@ fn ran_ld_b_7() -> (FlatBus, Regs, Own) {
 /// Runs `own` from `regs` again: `LD B,n` must have read `n`.
 fn runs_again_with(own: &mut Own, bus: &mut FlatBus, regs: &Regs, n: u16) {
     own.set_regs(regs);
-    own.run(bus, &Marks::new(), own.tstates() + 100);
+    own.run(bus, &[], &Marks::new(), own.tstates() + 100);
     assert_eq!(own.regs().bc >> 8, n, "the poked operand was read");
 }
 
@@ -193,10 +193,10 @@ fn a_mark_set_inside_a_block_made_before_stops_the_next_run_there() {
     let mut own = Own::new();
     own.set_regs(&regs);
     // (Far enough for a whole block to fit before the limit.)
-    assert_eq!(own.run(&mut bus, &marks, 2000), RunEnd::Limit);
+    assert_eq!(own.run(&mut bus, &[], &marks, 2000), RunEnd::Limit);
     marks.set(AT + 5, Marks::BREAK);
     own.set_regs(&regs);
-    let end = own.run(&mut bus, &marks, own.tstates() + 2000);
+    let end = own.run(&mut bus, &[], &marks, own.tstates() + 2000);
     assert_eq!((end, own.pc()), (RunEnd::Marked, AT + 5));
     // The same on both cores from the start.
     let (end, after) = both(&bus, &regs, &marks, 2000);
@@ -239,7 +239,7 @@ fn in_turn(
     let mut ends = Vec::new();
     for run in 0..runs {
         change(run, marks);
-        let end = own.run(&mut a, marks, own.tstates() + length);
+        let end = own.run(&mut a, &[], marks, own.tstates() + length);
         let reference_end = reference.run(&mut b, marks, reference.tstates() + length);
         assert_eq!(end, reference_end, "run {run}");
         assert_eq!(own.regs(), reference.regs(), "run {run}");
@@ -326,7 +326,7 @@ fn other_marks_made_before_the_ones_a_block_was_made_for_are_seen() {
     // for the empty marks, and must stop on coming back to `LOOP + 1`.
     let mut ends = Vec::new();
     for (marks, length) in [(&empty, 504), (&inside, 500)] {
-        let end = own.run(&mut a, marks, own.tstates() + length);
+        let end = own.run(&mut a, &[], marks, own.tstates() + length);
         let reference_end = reference.run(&mut b, marks, reference.tstates() + length);
         assert_eq!(
             (end, own.pc(), own.tstates()),
@@ -488,7 +488,7 @@ fn a_core_made_after_one_retired_takes_its_tables_and_decodes_afresh() {
         );
         let (mut bus, _) = flat(&[0x06, 0x09, 0x18, 0xFE]);
         next.set_regs(&regs);
-        next.run(&mut bus, &Marks::new(), 100);
+        next.run(&mut bus, &[], &Marks::new(), 100);
         assert_eq!(next.regs().bc >> 8, 9, "LD B,n decoded afresh");
         next.retire();
         let (end, after) = both(&bus, &regs, &Marks::new(), 100);
@@ -554,7 +554,7 @@ fn watched_run(
             watches.visit(cpu.pc());
         }
         runs += 1;
-        let end = cpu.run(bus, marks, &mut watches, until);
+        let end = cpu.run(bus, &[], marks, &mut watches, until);
         if end != RunEnd::Marked || marks.at(cpu.pc()) != Marks::WATCH {
             return (runs, end, watches.hits(0));
         }
@@ -595,7 +595,7 @@ fn a_watch_that_only_counts_ends_no_run_of_our_core_and_counts_as_z80emu_s_stops
     // (bits 3 and 5 from `CP 28h`'s flags, not from A, which is 0).
     let (mut own, mut b) = (Own::new(), bus.clone());
     own.set_regs(&regs);
-    own.run_counting(&mut b, &marks, &mut Watches::new(&[WATCHED]), 100_000);
+    own.run_counting(&mut b, &[], &marks, &mut Watches::new(&[WATCHED]), 100_000);
     assert!((0..50).all(|i| b.peek(0x9000 + i) & 0x28 == 0x28));
     // And wherever the limit falls.
     for until in (1..3000).step_by(7) {
@@ -611,7 +611,7 @@ fn a_watch_with_another_mark_on_it_still_ends_the_run() {
     let (mut own, mut b) = (Own::new(), bus);
     own.set_regs(&regs);
     let mut watches = Watches::new(&[WATCHED]);
-    let end = own.run_counting(&mut b, &marks, &mut watches, 100_000);
+    let end = own.run_counting(&mut b, &[], &marks, &mut watches, 100_000);
     assert_eq!(
         (end, own.pc(), watches.hits(0)),
         (RunEnd::Marked, WATCHED, 0)
@@ -634,7 +634,7 @@ fn a_signal_before_a_watch_ends_the_run_there_uncounted() {
     own.set_regs(&before(0x7001));
     reference.set_regs(&before(0x7001));
     let mut watches = Watches::new(&[0x7004]);
-    let ours = own.run_counting(&mut a, &marks, &mut watches, 20_000);
+    let ours = own.run_counting(&mut a, &[], &marks, &mut watches, 20_000);
     let theirs = reference.run(&mut b, &marks, 20_000);
     assert_eq!(
         (ours, own.pc(), watches.hits(0)),

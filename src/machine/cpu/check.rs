@@ -172,7 +172,7 @@ pub fn side_by_side(data: &[u8], max_actions: usize) -> Result<Compared, String>
                 let counting = action & 8 != 0;
                 let (a, b) = if counting {
                     let mut watches = Watches::new(&[mark]);
-                    let a = own.run_counting(&mut bus_own, &marks, &mut watches, until);
+                    let a = own.run_counting(&mut bus_own, &[], &marks, &mut watches, until);
                     let mut hits = 0;
                     let mut b = reference.run(&mut bus_ref, &marks, until);
                     while b == RunEnd::Marked {
@@ -187,7 +187,7 @@ pub fn side_by_side(data: &[u8], max_actions: usize) -> Result<Compared, String>
                     }
                     (a, b)
                 } else {
-                    let a = own.run(&mut bus_own, &marks, until);
+                    let a = own.run(&mut bus_own, &[], &marks, until);
                     (a, reference.run(&mut bus_ref, &marks, until))
                 };
                 marks.clear(mark, Marks::WATCH);

@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use super::iz80::Iz80;
-use super::own::Own;
+use super::own::{Compiled, Own};
 use super::z80emu::Z80emu;
 use super::{Bus, Marks, Regs, RunEnd};
 
@@ -186,10 +186,16 @@ impl Follow {
         }
     }
 
-    fn run<B: Bus>(&mut self, bus: &mut B, marks: &Marks, until: u64) -> RunEnd {
+    fn run<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        compiled: &[Compiled<B>],
+        marks: &Marks,
+        until: u64,
+    ) -> RunEnd {
         match self {
             Follow::Iz80(c) => c.run(bus, marks, until),
-            Follow::Own(c) => c.run(bus, marks, until),
+            Follow::Own(c) => c.run(bus, compiled, marks, until),
         }
     }
 
@@ -245,7 +251,16 @@ impl Lockstep {
     /// ([`Own::set_routines`]): `z80emu`'s run ends at the routine's
     /// address, and the run loop performs it (what our core's routines
     /// leave is compared with that by `tests/machine/routines.rs`).
-    pub fn run<B: Bus>(&mut self, bus: &mut B, marks: &Marks, until: u64) -> RunEnd {
+    ///
+    /// `compiled` are the blocks compiled ahead of time for this bus, which
+    /// our core runs (see [`Own::run`]).
+    pub fn run<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        compiled: &[Compiled<B>],
+        marks: &Marks,
+        until: u64,
+    ) -> RunEnd {
         let whole = match &self.follow {
             Follow::Own(c) => {
                 let mut runner = c.clone();
@@ -254,9 +269,9 @@ impl Lockstep {
             }
             Follow::Iz80(_) => None,
         };
-        let end = self.run_steps(bus, marks, until);
+        let end = self.run_steps(bus, compiled, marks, until);
         if let Some((mut runner, mut copy)) = whole {
-            let runner_end = runner.run(&mut copy, marks, until);
+            let runner_end = runner.run(&mut copy, compiled, marks, until);
             let (a, b) = (self.lead.regs(), runner.regs());
             let same = end == runner_end
                 && a == b
@@ -287,10 +302,16 @@ impl Lockstep {
         end
     }
 
-    fn run_steps<B: Bus>(&mut self, bus: &mut B, marks: &Marks, until: u64) -> RunEnd {
+    fn run_steps<B: Bus>(
+        &mut self,
+        bus: &mut B,
+        compiled: &[Compiled<B>],
+        marks: &Marks,
+        until: u64,
+    ) -> RunEnd {
         let mut copy = bus.clone();
         if self.lead.halted() {
-            self.follow.run(&mut copy, marks, until);
+            self.follow.run(&mut copy, compiled, marks, until);
             return self.lead.run(bus, marks, until);
         }
         loop {

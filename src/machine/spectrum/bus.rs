@@ -6,8 +6,9 @@
 use std::cell::Cell;
 
 use super::super::Fault;
+use super::super::cpu::own::Compiled;
 #[cfg(feature = "compiled-blocks")]
-use super::super::cpu::own::{Compiled, blocks};
+use super::super::cpu::own::blocks;
 use super::super::cpu::{Bus, HostWrites, Memory};
 use super::memory_map::{IRQ_VECTOR, PRINT_A, PRINT_TSTATES, RAM_START, sysvar};
 use super::print::Printer;
@@ -158,17 +159,25 @@ impl Bus for SpectrumBus {
         self.host_writes.take()
     }
 
-    #[cfg(feature = "compiled-blocks")]
-    fn compiled() -> &'static [Compiled<Self>] {
-        SPECTRUM
-    }
-
     /// `RST 16`, which needs nothing but A and the memory. CL-ALL and
     /// CHAN-OPEN set registers and are left to the run loop, as is a
     /// print that faults.
     fn routine(&mut self, pc: u16, a: u8, room: u64) -> Option<u64> {
         let t = PRINT_TSTATES;
         (pc == PRINT_A && t < room && self.print_a(a).is_ok()).then_some(t)
+    }
+}
+
+impl SpectrumBus {
+    /// The blocks of the collection's Spectrum programs compiled for our
+    /// core on this bus (see [`Compiled`]), by start address: `SPECTRUM`,
+    /// written by scripts/own-compiled-blocks, with the `compiled-blocks`
+    /// feature; none without it.
+    pub fn compiled() -> &'static [Compiled<SpectrumBus>] {
+        #[cfg(feature = "compiled-blocks")]
+        return SPECTRUM;
+        #[cfg(not(feature = "compiled-blocks"))]
+        return &[];
     }
 }
 

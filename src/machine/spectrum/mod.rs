@@ -241,7 +241,7 @@ impl Spectrum48 {
     /// variables of a fresh machine), with no program.
     pub fn new() -> Spectrum48 {
         let mut zx = Machine {
-            emu: Emulator::new(SpectrumBus::new()),
+            emu: Emulator::new(SpectrumBus::new(), SpectrumBus::compiled()),
             dev: SpectrumDevices {
                 next_irq_at: FRAME_TSTATES,
                 keys: VecDeque::new(),

@@ -46,8 +46,9 @@ use std::cell::Cell;
 use std::collections::VecDeque;
 use std::time::Duration;
 
+use super::cpu::own::Compiled;
 #[cfg(feature = "compiled-blocks")]
-use super::cpu::own::{Compiled, blocks};
+use super::cpu::own::blocks;
 use super::cpu::{Bus, HostWrites, Memory, Regs};
 use super::emulator::{Devices, Emulator};
 use super::host::{Machine, Model};
@@ -230,10 +231,18 @@ impl Bus for Zx81Bus {
     fn take_host_writes(&mut self) -> HostWrites {
         self.host_writes.take()
     }
+}
 
-    #[cfg(feature = "compiled-blocks")]
-    fn compiled() -> &'static [Compiled<Self>] {
-        ZX81
+impl Zx81Bus {
+    /// The blocks of the collection's ZX81 programs compiled for our core
+    /// on this bus (see [`Compiled`]), by start address: `ZX81`, written
+    /// by scripts/own-compiled-blocks, with the `compiled-blocks` feature;
+    /// none without it.
+    pub fn compiled() -> &'static [Compiled<Zx81Bus>] {
+        #[cfg(feature = "compiled-blocks")]
+        return ZX81;
+        #[cfg(not(feature = "compiled-blocks"))]
+        return &[];
     }
 }
 
@@ -441,7 +450,7 @@ impl Zx81 {
     /// A machine with zeroed RAM and a CPU as after power-on.
     fn blank(ram: Ram, frames_mode: FramesMode, seed: u64) -> Zx81 {
         Machine {
-            emu: Emulator::new(Zx81Bus::new(ram)),
+            emu: Emulator::new(Zx81Bus::new(ram), Zx81Bus::compiled()),
             dev: Zx81Devices {
                 ram,
                 frames_mode,

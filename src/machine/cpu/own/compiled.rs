@@ -48,8 +48,15 @@
 //! engine's, for the bus of its machine. Run it again when the block
 //! builder changes: blocks it no longer makes are never used (the
 //! lockstep test fails if no compiled block runs).
+//!
+//! How a run gets them: the machine hands its bus's table
+//! (`Zx81Bus::compiled`, `SpectrumBus::compiled`) to its emulator, which
+//! gives it to every run of our core ([`Own::run`]); the bus trait names
+//! no compiled block (it would make a cycle of types: a bus naming its
+//! blocks, a block naming our core, our core generic over the bus).
 
-use super::{Own, decoded};
+use super::Own;
+use super::decoded::{self, Block, Decoded};
 use crate::machine::cpu::Marks;
 
 /// Whether instruction `op` with operand `n` leaves a block for a fixed
@@ -85,6 +92,25 @@ pub struct Compiled<B> {
 }
 
 impl<B> Compiled<B> {
+    /// Which of `table` (a bus's compiled blocks, by start address) is
+    /// `block`, just made at `pc` in `cache`: its index, if one is.
+    pub(super) fn find(
+        table: &[Compiled<B>],
+        cache: &Decoded,
+        block: Block,
+        pc: u16,
+    ) -> Option<usize> {
+        let from = table.partition_point(|c| c.at < pc);
+        let k = table[from..]
+            .iter()
+            .take_while(|c| c.at == pc)
+            .position(|c| {
+                let (code, end) = cache.code(block);
+                c.is(code, end)
+            })?;
+        Some(from + k)
+    }
+
     /// Whether it is the block the builder made: `code` and `end`.
     pub fn is(&self, code: impl ExactSizeIterator<Item = (u8, u16, u16)>, end: u16) -> bool {
         self.end == end && code.len() == self.code.len() && code.eq(self.code.iter().copied())
@@ -183,7 +209,7 @@ macro_rules! blocks {
                         0
                     } else if $named != 0 {
                         $named
-                    } else if cpu.chained::<$bus>(cpu.cache.after($cur)) {
+                    } else if cpu.chained($name, cpu.cache.after($cur)) {
                         cpu.cache.after($cur)
                     } else {
                         let found = cpu.compiled_at(cpu.pc);
@@ -192,7 +218,7 @@ macro_rules! blocks {
                         }
                         found
                     };
-                    if cpu.chained::<$bus>(next) {
+                    if cpu.chained($name, next) {
                         chained += 1;
                         if next == $cur {
                             // A loop on itself: straight back to its

@@ -17,10 +17,11 @@
 //!   checks the T-state limit once for the whole block (against the most
 //!   its instructions can take), and the marks not at all when one block
 //!   follows another.
-//! - A block that is one of the bus's compiled blocks ([`Bus::compiled`]:
-//!   the same instructions at the same addresses, ending at the same
-//!   place) notes which, in its first entry: the run loop runs that
-//!   instead of the entries.
+//! - A block that is one of the bus's compiled blocks (see
+//!   [`Compiled`](super::Compiled): the same instructions at the same
+//!   addresses, ending at the same place) notes which, in its first entry
+//!   ([`Decoded::note_compiled`]): the run loop runs that instead of the
+//!   entries.
 //! - For each memory **cell** (see [`Bus::cell`]), the generation in which
 //!   a decoded instruction was read from it.
 //!
@@ -294,7 +295,7 @@ pub struct Decoded {
     /// with an instruction there (the marks can be raised at any other
     /// address and leave the blocks valid).
     covered: Box<[u32; 0x10000]>,
-    /// For each compiled block (by its index in [`Bus::compiled`]), the
+    /// For each compiled block (by its index in the bus's table), the
     /// blocks' generation in which it was last made (bits 0-31), its
     /// [`Block::max_tstates`] (bits 32-47; see [`Decoded::compiled_made`]) and
     /// the compiled block that last ran after it had left by a return
@@ -437,14 +438,14 @@ impl Decoded {
         BlockInstruction::unpack(self.arena[usize::from(i)])
     }
 
-    /// Which compiled block `block` is (1 + its index in
-    /// [`Bus::compiled`]), or 0.
+    /// Which compiled block `block` is (1 + its index in the bus's
+    /// table), or 0.
     #[inline(always)]
     pub fn compiled(&self, block: Block) -> usize {
         (self.arena[usize::from(block.first)] >> COMPILED_SHIFT) as usize
     }
 
-    /// If compiled block `to` (1 + its index in [`Bus::compiled`]) is the
+    /// If compiled block `to` (1 + its index in the bus's table) is the
     /// block made at its start in the blocks' current generation, the most
     /// T-states it can take; None if it is not (or `to` is 0). Within a
     /// generation the block made at an address stays, so this is what the
@@ -491,29 +492,28 @@ impl Decoded {
         })
     }
 
-    /// Notes in the block just made at `pc` (its `count` entries from
-    /// `first`, its END at `end`) the compiled block that is it, if one is.
-    fn find_compiled<B: Bus>(
-        &mut self,
-        pc: u16,
-        first: usize,
-        count: usize,
-        end: u16,
-        max_tstates: u16,
-    ) {
-        let compiled = B::compiled();
-        let from = compiled.partition_point(|c| c.at < pc);
-        if let Some(k) = compiled[from..]
+    /// The instructions of `block` (opcode, operand, address), and the
+    /// address of its END: what a compiled block must be to be it.
+    pub fn code(&self, block: Block) -> (impl ExactSizeIterator<Item = (u8, u16, u16)> + '_, u16) {
+        let first = usize::from(block.first);
+        let count = self.arena[first..]
             .iter()
-            .take_while(|c| c.at == pc)
-            .position(|c| c.is(self.code_of(first, count), end))
-        {
-            self.arena[first] |= ((from + k + 1) as u64) << COMPILED_SHIFT;
-            if let Some(made) = self.made.get_mut(from + k) {
-                *made = (*made & AFTER)
-                    | u64::from(self.blocks_generation)
-                    | (u64::from(max_tstates) << 32);
-            }
+            .position(|&v| BlockInstruction::unpack(v).op == END)
+            .unwrap_or(0);
+        let end = BlockInstruction::unpack(self.arena[first + count]).addr;
+        (self.code_of(first, count), end)
+    }
+
+    /// Notes in `block`, just made, that it is the bus's compiled block
+    /// `index` (its place in the table), and when it was made (see
+    /// `Decoded::compiled_made`).
+    pub fn note_compiled(&mut self, block: Block, index: usize) {
+        let first = usize::from(block.first);
+        self.arena[first] |= ((index + 1) as u64) << COMPILED_SHIFT;
+        if let Some(made) = self.made.get_mut(index) {
+            *made = (*made & AFTER)
+                | u64::from(self.blocks_generation)
+                | (u64::from(block.max_tstates) << 32);
         }
     }
 
@@ -638,7 +638,6 @@ impl Decoded {
             max_tstates,
         };
         self.blocks[usize::from(pc)] = block.pack();
-        self.find_compiled::<B>(pc, first, usize::from(count), at, max_tstates);
         #[cfg(feature = "census")]
         super::census::made(pc, self.code_of(first, usize::from(count)).collect(), at);
         block
