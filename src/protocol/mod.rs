@@ -334,6 +334,7 @@ where
     if let Input::Line(line) = &input {
         log::debug!(">engine: {line}");
     }
+    let searched = matches!(input, Input::Searched(_));
     for action in state.front.handle(input) {
         match action {
             Action::Send(line) => {
@@ -364,6 +365,9 @@ where
                 return Ok(Next::Quit);
             }
         }
+    }
+    if searched {
+        worker::answer_timing();
     }
     Ok(Next::Go)
 }
