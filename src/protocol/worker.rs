@@ -126,13 +126,13 @@ fn timing(started: SystemTime, waited: std::time::Duration, host: std::time::Dur
 }
 
 /// The other debug line for `scripts/go-latency` (target
-/// `retrochess::timing`): when the answer to a search (its lines, which the
-/// front end may also hold for later) had been written, on the host's wall
-/// clock.
+/// `retrochess::timing`): when the lines answering a search (which the
+/// front end may also hold for later) were about to be written, on the
+/// host's wall clock.
 pub fn answer_timing() {
     log::debug!(
         target: "retrochess::timing",
-        "answer written at {} us since the epoch",
+        "answer going out at {} us since the epoch",
         since_epoch(SystemTime::now()).as_micros()
     );
 }
