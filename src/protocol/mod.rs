@@ -310,7 +310,7 @@ where
 }
 
 /// Hands one input to the front end and carries out its actions: lines
-/// out, notes, jobs to the engine's thread (stamped now: a search's
+/// out (in one write, after the others), notes, jobs to the engine's thread (stamped now: a search's
 /// deadline counts from its command's arrival), timers. After `quit`
 /// nothing more is done.
 fn feed<R, F, O>(
@@ -334,18 +334,19 @@ where
     if let Input::Line(line) = &input {
         log::debug!(">engine: {line}");
     }
+    let searched = matches!(input, Input::Searched(_));
+    // The lines one input gives go out in one write: each write wakes the
+    // GUI, and a GUI woken by the first of an answer's lines may take the
+    // CPU from this thread before the last, the move, is written
+    // (docs/protocols.md, "From go to the search and back").
+    let mut lines = String::new();
+    let mut next = Next::Go;
     for action in state.front.handle(input) {
         match action {
             Action::Send(line) => {
                 log::debug!("<engine: {line}");
-                if let Err(e) = writeln!(state.output, "{line}").and_then(|()| state.output.flush())
-                {
-                    // The session is over; the reader's thread learns why
-                    // at its next line.
-                    state.jobs = None;
-                    state.failed = Some(io::Error::new(e.kind(), e.to_string()));
-                    return Err(ProtocolError::Stdout(e));
-                }
+                lines.push_str(&line);
+                lines.push('\n');
             }
             Action::Note(note) => eprintln!("retrochess: {note}"),
             Action::Debug(line) => log::debug!("{line}"),
@@ -361,11 +362,27 @@ where
             }
             Action::Quit => {
                 state.jobs = None;
-                return Ok(Next::Quit);
+                next = Next::Quit;
+                break;
             }
         }
     }
-    Ok(Next::Go)
+    if searched {
+        worker::answer_timing();
+    }
+    if !lines.is_empty()
+        && let Err(e) = state
+            .output
+            .write_all(lines.as_bytes())
+            .and_then(|()| state.output.flush())
+    {
+        // The session is over; the reader's thread learns why at its next
+        // line.
+        state.jobs = None;
+        state.failed = Some(io::Error::new(e.kind(), e.to_string()));
+        return Err(ProtocolError::Stdout(e));
+    }
+    Ok(next)
 }
 
 /// The next line of `input`, without its line ending; `None` at its end

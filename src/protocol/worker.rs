@@ -116,16 +116,30 @@ impl<R: Catalogue> Worker<R> {
 /// started on the host's wall clock, so the script can set it against the
 /// moment it wrote `go`, and the host time the search took.
 fn timing(started: SystemTime, waited: std::time::Duration, host: std::time::Duration) {
-    let since_epoch = started
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .unwrap_or_default();
     log::debug!(
         target: "retrochess::timing",
         "search started at {} us since the epoch, {} us after its command arrived, ran {} us",
-        since_epoch.as_micros(),
+        since_epoch(started).as_micros(),
         waited.as_micros(),
         host.as_micros()
     );
+}
+
+/// The other debug line for `scripts/go-latency` (target
+/// `retrochess::timing`): when the lines answering a search (which the
+/// front end may also hold for later) were about to be written, on the
+/// host's wall clock.
+pub fn answer_timing() {
+    log::debug!(
+        target: "retrochess::timing",
+        "answer going out at {} us since the epoch",
+        since_epoch(SystemTime::now()).as_micros()
+    );
+}
+
+fn since_epoch(at: SystemTime) -> std::time::Duration {
+    at.duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap_or_default()
 }
 
 /// The rows of a rendered screen, blank rows above and below left out.
