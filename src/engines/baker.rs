@@ -155,7 +155,7 @@ pub const IMAGE: &[u8] = include_bytes!("../../tapes/baker-draughts-16k.bin");
 pub const MENDED_IMAGE: &[u8] = include_bytes!("../../tapes/baker-draughts-mended-16k.bin");
 
 /// One of the two programs: Toni Baker's routines as printed, or mended.
-pub struct Variant {
+pub struct BakerProgram {
     pub info: &'static EngineInfo,
     pub image: &'static [u8],
     /// SHOW, which prints the board (ours).
@@ -185,7 +185,7 @@ pub struct Multi {
 const MENDED_PRI: u16 = 0x4FFB;
 
 /// The printed program.
-pub static PRINTED: Variant = Variant {
+pub static PRINTED: BakerProgram = BakerProgram {
     info: &INFO,
     image: IMAGE,
     show: SHOW,
@@ -195,7 +195,7 @@ pub static PRINTED: Variant = Variant {
 };
 
 /// The mended program: SQUAREVAL three bytes lower (erratum 4).
-pub static MENDED: Variant = Variant {
+pub static MENDED: BakerProgram = BakerProgram {
     info: &MENDED_INFO,
     image: MENDED_IMAGE,
     show: 0x4D2F,
@@ -210,7 +210,7 @@ pub static MENDED: Variant = Variant {
 };
 
 /// Both, printed first.
-pub static VARIANTS: [&Variant; 2] = [&PRINTED, &MENDED];
+pub static VARIANTS: [&BakerProgram; 2] = [&PRINTED, &MENDED];
 
 /// Where the image loads: TABLE, the first byte of the program proper
 /// (`LD DE,TABLE` = 11 97 4C).
@@ -379,7 +379,7 @@ impl Driver<Baker> {
 
 /// Toni Baker's routines on their machine: what is special about them.
 pub struct Baker {
-    variant: &'static Variant,
+    variant: &'static BakerProgram,
     options: EngineOptions,
     image: Vec<u8>,
     zx: Zx81,
@@ -404,7 +404,7 @@ impl Baker {
     /// # Errors
     /// As [`BakerDraughts::new`].
     pub fn variant(
-        variant: &'static Variant,
+        variant: &'static BakerProgram,
         options: EngineOptions,
     ) -> Result<Baker, EngineError> {
         let image = match &options.tape {

@@ -386,7 +386,7 @@ pub fn board_page(pos: &Chess, view: Color) -> [u8; 128] {
 
 /// What the program chose at the end of its search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Choice {
+pub struct ChosenMove {
     /// Origin and target, board squares in the computer's orientation.
     pub from: u8,
     pub to: u8,
@@ -490,11 +490,11 @@ impl Session {
     ///
     /// # Errors
     /// [`NoChoice::Rejected`] if the program waits for keys again first.
-    pub fn run_to_choice(&mut self, budget: u64) -> Result<Choice, NoChoice> {
+    pub fn run_to_choice(&mut self, budget: u64) -> Result<ChosenMove, NoChoice> {
         match self.zx.run_to(budget, Some(self.build.hooks.chosen)) {
             Stop::Breakpoint { .. } => {
                 let best = self.zx.peek16(self.zx.sp());
-                Ok(Choice {
+                Ok(ChosenMove {
                     from: (best >> 8) as u8,
                     to: best as u8,
                     score: self.zx.regs().bc as u8,
@@ -816,9 +816,9 @@ pub struct Skeleton {
     tape: Vec<u8>,
     session: Session,
     /// The choice a typed move ran to ([`Program::take_in`]), not yet used.
-    typed_choice: Option<Choice>,
+    typed_choice: Option<ChosenMove>,
     /// The choice of this reply, once reached.
-    reached: Option<Choice>,
+    reached: Option<ChosenMove>,
     /// The candidates the chooser scored in this reply.
     weighed: Vec<Evaluation>,
     /// The board page when the program chose its move (its orientation).
@@ -890,7 +890,7 @@ impl Skeleton {
     /// ([`Played::Astray`]), for the rules to say what it did.
     fn read_move(
         &mut self,
-        choice: &Choice,
+        choice: &ChosenMove,
         engine: Color,
     ) -> Result<Played<UciMove>, EngineError> {
         let person = !engine;
@@ -949,7 +949,7 @@ impl Skeleton {
     /// it is, on the computer's D still holds the origin of the last
     /// candidate its chooser weighed, so even a true castling leaves that
     /// byte on a1 or h1 (tapes/CHESSKELET.md, "Quirks").
-    fn quirk(&self, choice: &Choice, from: Square, to: Square) -> Option<Quirk> {
+    fn quirk(&self, choice: &ChosenMove, from: Square, to: Square) -> Option<Quirk> {
         let piece = self.page_before[usize::from(choice.from)];
         let test = piece.wrapping_add(choice.from).wrapping_sub(choice.to);
         if !self.build.features || (test != 0x38 && test != 0x34) {

@@ -209,7 +209,7 @@ pub fn declared_options() -> Vec<OptionSpec> {
 
 /// The routine's board: the display-file code of each PDN square, in the
 /// routine's orientation (its own pieces `B`, at the top).
-pub type Board = [u8; 32];
+pub type RoutineBoard = [u8; 32];
 
 /// The registry's entry.
 pub static ENTRIES: [Entry; 1] = [Entry::draughts(&INFO, declared_options, |o| {
@@ -274,7 +274,7 @@ impl Routine {
 
     /// Writes `board` into the display file: its eight lines, squares and
     /// what is between them, in one write.
-    fn draw(&mut self, board: &Board) {
+    fn draw(&mut self, board: &RoutineBoard) {
         let d_file = self.zx.peek16(sysvar::D_FILE);
         let mut lines = [0; BOARD_BYTES];
         for (i, b) in lines.iter_mut().enumerate() {
@@ -609,7 +609,7 @@ fn read_rom_origin(regs: &mut Regs, _memory: &mut dyn crate::machine::Memory) ->
 
 /// The display file showing `board`: a NEWLINE, eight rows of 8
 /// characters and a NEWLINE, 16 empty lines.
-pub fn display_file(board: &Board) -> Vec<u8> {
+pub fn display_file(board: &RoutineBoard) -> Vec<u8> {
     let mut bytes = vec![NEWLINE];
     for row in 0..8u8 {
         for col in 0..8u8 {
@@ -646,7 +646,7 @@ pub fn routine_square(sq: Square, side: Color) -> Square {
 }
 
 /// `pos` as the routine must see it to move for `side`.
-pub fn routine_board(pos: &Position, side: Color) -> Board {
+pub fn routine_board(pos: &Position, side: Color) -> RoutineBoard {
     let mut board = [EMPTY; 32];
     for sq in Square::all() {
         let code = match pos.piece_at(sq) {

@@ -91,14 +91,13 @@ use shakmaty::{Chess, Color, Move, Piece, Position, Role, Square};
 use super::driver::{Check, Driver, Injecting, Program, Read, TakenIn, Track, Untypable};
 use super::{
     Candidate, EngineError, EngineInfo, EngineOptions, Entry, Hang, InputPath, OptionKind,
-    OptionSpec, Played, RateSample, Thoughts, Ties,
+    OptionSpec, Played, RateSample, Reply, Thoughts, Ties,
 };
 use crate::machine::zx81::{self, FramesMode, Zx81};
 use crate::machine::{MachineError, Memory, Regs, Sample, Stop, TextScreen};
 use crate::rules::Game;
 use crate::rules::chess::ChessRules;
 
-type Reply = super::Reply<UciMove>;
 type Candidates = Thoughts<UciMove>;
 
 pub use super::{FRAMES, OPENING};
@@ -197,7 +196,7 @@ const SIGNATURE: [(u16, &[u8]); 4] = [
 
 /// One way of running the tape.
 #[derive(Debug)]
-pub struct Variant {
+pub struct OneKVersion {
     pub info: EngineInfo,
     /// The program's first move, already on the tape's board.
     pub first_move: &'static str,
@@ -211,8 +210,8 @@ const ABOUT: &str = "1K ZX Chess by David Horne (Your Computer, 1982-83): a comp
      and looks one move ahead.";
 
 /// The tape as dumped (queen's pawn) and the cassette's other version.
-pub static VARIANTS: [Variant; 2] = [
-    Variant {
+pub static VARIANTS: [OneKVersion; 2] = [
+    OneKVersion {
         info: EngineInfo {
             id: "1k-zx-chess",
             name: "1K ZX Chess",
@@ -226,7 +225,7 @@ pub static VARIANTS: [Variant; 2] = [
     },
     // The original cassette held a king's-pawn version too (seed 000): the
     // same program with e2e3 already played on its board.
-    Variant {
+    OneKVersion {
         info: EngineInfo {
             id: "1k-zx-chess-kp",
             name: "1K ZX Chess (king's pawn)",
@@ -246,7 +245,7 @@ pub static VARIANTS: [Variant; 2] = [
 ];
 
 /// A square's content as the program draws it.
-type Board = [Option<(Role, bool)>; 64]; // (role, is the program's own piece)
+type ScreenBoard = [Option<(Role, bool)>; 64]; // (role, is the program's own piece)
 
 /// 1K ZX Chess as dumped (queen's pawn): the chess engine run when none
 /// is named ([`default_for`](super::default_for)).
@@ -276,7 +275,7 @@ impl Driver<OneK> {
     /// # Errors
     /// The tape cannot be read, is not a 1K ZX81 program, or is not 1K ZX
     /// Chess.
-    pub fn new(variant: &'static Variant, options: EngineOptions) -> Result<Self, EngineError> {
+    pub fn new(variant: &'static OneKVersion, options: EngineOptions) -> Result<Self, EngineError> {
         Ok(Driver::of(OneK::new(variant, options.clone())?, options))
     }
 
@@ -290,12 +289,12 @@ impl Driver<OneK> {
 
 /// 1K ZX Chess on its machine: what is special about it.
 pub struct OneK {
-    variant: &'static Variant,
+    variant: &'static OneKVersion,
     options: EngineOptions,
     tape: Vec<u8>,
     zx: Zx81,
     /// The board the search starts from (the move is read against it).
-    before: Board,
+    before: ScreenBoard,
     /// Probe SCORE and return the candidates ([`Engine::collect_candidates`]).
     collect: bool,
 }
@@ -305,7 +304,7 @@ impl OneK {
     ///
     /// # Errors
     /// As [`OneKZxChess::new`].
-    pub fn new(variant: &'static Variant, options: EngineOptions) -> Result<OneK, EngineError> {
+    pub fn new(variant: &'static OneKVersion, options: EngineOptions) -> Result<OneK, EngineError> {
         let tape = match &options.tape {
             Some(path) => crate::machine::read_tape(path)?,
             None => TAPE.to_vec(),
@@ -328,7 +327,7 @@ impl OneK {
 
     /// Writes the position into the display file and sets the program going
     /// at MPSCAN, returning to DRIVER as it does after a typed move.
-    fn inject_board(&mut self, board: &Board) {
+    fn inject_board(&mut self, board: &ScreenBoard) {
         for (i, sq) in board.iter().enumerate() {
             let addr = square_addr(Square::new(i as u32));
             self.zx.poke(addr, square_code(addr, *sq));
@@ -340,7 +339,7 @@ impl OneK {
     }
 
     /// The board as drawn on the emulated screen.
-    fn read_board(&mut self) -> Result<Board, EngineError> {
+    fn read_board(&mut self) -> Result<ScreenBoard, EngineError> {
         read_screen_board(&self.zx.screen())
     }
 }
@@ -380,7 +379,10 @@ impl Program for OneK {
     /// From the initial position, unless asked to think (`Opening=think`):
     /// the move on the tape, on a machine booted afresh with a seed of its
     /// own ([`tape_game_seed`]).
-    fn stored_reply(&mut self, game: &Game<ChessRules>) -> Result<Option<Reply>, EngineError> {
+    fn stored_reply(
+        &mut self,
+        game: &Game<ChessRules>,
+    ) -> Result<Option<Reply<UciMove>>, EngineError> {
         let (root, moves) = (game.root(), game.moves());
         if *root != Chess::default() || !moves.is_empty() || think_first_move(&self.options) {
             return Ok(None);
@@ -603,7 +605,7 @@ fn board_square(lo: u8) -> Option<Square> {
 
 /// How much CHK's CPIR took off every score of a search: the count of bytes
 /// it scanned from 0x433E to the opponent's king (0 if there is none).
-fn king_shift(before: &Board) -> i32 {
+fn king_shift(before: &ScreenBoard) -> i32 {
     (0..64)
         .map(|i| Square::new(i as u32))
         .find(|&sq| before[sq as usize] == Some((Role::King, false)))
@@ -620,7 +622,7 @@ fn score_cp(raw: u8, shift: i32) -> i32 {
 /// and runs `RAND USR X` until the program waits for the person's first key.
 fn boot(
     tape: &[u8],
-    variant: &Variant,
+    variant: &OneKVersion,
     options: &EngineOptions,
     seed: u64,
 ) -> Result<Zx81, EngineError> {
@@ -654,7 +656,7 @@ fn boot(
     }
 }
 
-fn first_move(variant: &Variant, root: &Chess) -> Move {
+fn first_move(variant: &OneKVersion, root: &Chess) -> Move {
     variant
         .first_move
         .parse::<UciMove>()
@@ -700,7 +702,7 @@ fn square_code(addr: u16, content: Option<(Role, bool)>) -> u8 {
 }
 
 /// The position as the program must see it, indexed by program square.
-fn program_board(pos: &Chess, engine: Color) -> Board {
+fn program_board(pos: &Chess, engine: Color) -> ScreenBoard {
     let mut board = [None; 64];
     for (sq, Piece { color, role }) in pos.board().clone() {
         board[program_square(sq, engine) as usize] = Some((role, color == engine));
@@ -710,7 +712,7 @@ fn program_board(pos: &Chess, engine: Color) -> Board {
 
 /// Reads the 64 squares off the screen: line 4+r holds rank r, columns 2..9
 /// files H..A.
-fn read_screen_board(screen: &TextScreen) -> Result<Board, EngineError> {
+fn read_screen_board(screen: &TextScreen) -> Result<ScreenBoard, EngineError> {
     let mut board = [None; 64];
     for (i, content) in board.iter_mut().enumerate() {
         let sq = Square::new(i as u32);
@@ -729,7 +731,11 @@ fn read_screen_board(screen: &TextScreen) -> Result<Board, EngineError> {
 }
 
 /// The program's move from the board before and after it moved.
-fn board_move(before: &Board, after: &Board, engine: Color) -> Result<UciMove, EngineError> {
+fn board_move(
+    before: &ScreenBoard,
+    after: &ScreenBoard,
+    engine: Color,
+) -> Result<UciMove, EngineError> {
     let changed: Vec<Square> = (0..64)
         .map(|i| Square::new(i as u32))
         .filter(|&sq| before[sq as usize] != after[sq as usize])
@@ -823,7 +829,7 @@ mod tests {
 
     #[test]
     fn board_move_rejects_nonsense() {
-        let mut before: Board = [None; 64];
+        let mut before: ScreenBoard = [None; 64];
         before[Square::E2 as usize] = Some((Role::Pawn, true));
         let mut after = before;
         after[Square::E2 as usize] = None;

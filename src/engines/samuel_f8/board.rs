@@ -96,7 +96,7 @@ fn prev_byte(x: Lanes) -> Lanes {
 /// A position as the tree search holds it (p. 8, bytes 0..11 of a ply block
 /// and register 8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(super) struct Board {
+pub(super) struct SearchBoard {
     pub active: Set,
     pub passive: Set,
     pub kings: Set,
@@ -109,7 +109,7 @@ pub(super) const BLACK_CROWN: Set = squares(&[29, 30, 31, 32]);
 /// Where White's men are crowned (squares 1-4).
 pub(super) const WHITE_CROWN: Set = squares(&[1, 2, 3, 4]);
 
-impl Board {
+impl SearchBoard {
     /// EMPTY with its guard bytes (p. 6 and p. 8, routine EMPTY): the
     /// complement of ACTIVE plus PASSIVE in lanes 1..=4, zero in the guards.
     pub fn empty(&self) -> Lanes {
@@ -275,7 +275,7 @@ mod tests {
 
     #[test]
     fn guard_bytes_stop_references_off_the_top_and_bottom_rows() {
-        let board = Board {
+        let board = SearchBoard {
             active: 0,
             passive: 0,
             kings: 0,

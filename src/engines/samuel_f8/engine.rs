@@ -21,7 +21,7 @@
 use std::str::FromStr;
 use std::time::Duration;
 
-use super::{Choice, Level, Position, SamuelF8, SamuelMove, Score, Side};
+use super::{Decision, Level, Position, SamuelF8, SamuelMove, Score, Side};
 use crate::engines::{
     Candidate, Engine, EngineError, EngineInfo, EngineOptions, Entry, InputPath, OptionKind,
     OptionSpec, Played, Reply, Thoughts, Ties,
@@ -183,7 +183,7 @@ fn reply(
 
 /// The root moves of `choice`, ranked as the root compared them (a stored
 /// first move: the one drawn first).
-fn thoughts(choice: &Choice) -> Result<Thoughts<PdnMove>, EngineError> {
+fn thoughts(choice: &Decision) -> Result<Thoughts<PdnMove>, EngineError> {
     let weighed = choice
         .root
         .iter()

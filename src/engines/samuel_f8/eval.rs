@@ -32,7 +32,7 @@
 //! in hundredths of a man; the notes budgeted 8 bits per score (p. 4),
 //! too coarse for five weighted terms, so scores are `i32` here.
 
-use super::board::{Board, Set, squares};
+use super::board::{SearchBoard, Set, squares};
 use super::movegen::step_sets;
 
 pub const MAN: i32 = 100;
@@ -76,7 +76,7 @@ fn count(set: Set) -> i32 {
 }
 
 /// The terms of ACTIVE in `board`.
-pub(super) fn terms(board: &Board) -> Terms {
+pub(super) fn terms(board: &SearchBoard) -> Terms {
     let own = board.active;
     let men = own & !board.kings;
     let other_kings = board.passive & board.kings;
@@ -97,8 +97,8 @@ pub(super) fn terms(board: &Board) -> Terms {
 }
 
 /// The static score of `board` for ACTIVE.
-pub(super) fn evaluate(board: &Board) -> i32 {
-    let other = Board {
+pub(super) fn evaluate(board: &SearchBoard) -> i32 {
+    let other = SearchBoard {
         active: board.passive,
         passive: board.active,
         kings: board.kings,
@@ -112,7 +112,7 @@ mod tests {
     use super::super::position::Position;
     use super::*;
 
-    fn board(fen: &str) -> Board {
+    fn board(fen: &str) -> SearchBoard {
         Position::from_fen(fen).unwrap().board()
     }
 

@@ -65,7 +65,7 @@ pub use book::STORED_FIRST_MOVES;
 pub use error::SamuelError;
 pub use level::{BadLevel, Level};
 pub use movegen::SamuelMove;
-pub use player::{Choice, SamuelF8};
+pub use player::{Decision, SamuelF8};
 pub use position::{Position, legal_moves, perft};
 pub use search::{Score, SearchStats, WIN};
 pub use side::Side;

@@ -22,7 +22,7 @@
 
 use std::fmt;
 
-use super::board::{Board, Dir, FINT_ORDER, Lanes, Set, bit, lanes, set_of, square_of_lane};
+use super::board::{Dir, FINT_ORDER, Lanes, SearchBoard, Set, bit, lanes, set_of, square_of_lane};
 
 /// The most jumps one move can make (every opposing piece).
 const MAX_CAPTURES: usize = 12;
@@ -106,7 +106,7 @@ impl fmt::Display for SamuelMove {
 /// The pieces of ACTIVE that may use `dir`: all of them forward for Black
 /// and backward for White, the kings only otherwise (the notes' LBJ/RBJ
 /// "AND it to Active": KINGS AND ACTIVE).
-fn movers(board: &Board, dir: Dir) -> Lanes {
+fn movers(board: &SearchBoard, dir: Dir) -> Lanes {
     if board.men_use(dir) {
         lanes(board.active)
     } else {
@@ -116,14 +116,14 @@ fn movers(board: &Board, dir: Dir) -> Lanes {
 
 /// FIND's four jump sets: pieces with a PASSIVE neighbour and an empty
 /// square behind it.
-fn jump_sets(board: &Board) -> [Lanes; 4] {
+fn jump_sets(board: &SearchBoard) -> [Lanes; 4] {
     let passive = lanes(board.passive);
     let empty = board.empty();
     FINT_ORDER.map(|d| movers(board, d) & d.neighbour(passive) & d.landing(empty))
 }
 
 /// FIND's four ordinary-move sets: pieces with an empty neighbour.
-pub(super) fn step_sets(board: &Board) -> [Lanes; 4] {
+pub(super) fn step_sets(board: &SearchBoard) -> [Lanes; 4] {
     let empty = board.empty();
     FINT_ORDER.map(|d| movers(board, d) & d.neighbour(empty))
 }
@@ -145,7 +145,7 @@ fn scan(sets: &[Lanes; 4], mut visit: impl FnMut(Lanes, Dir)) {
 }
 
 /// The legal moves of ACTIVE in the notes' order, into `out` (cleared).
-pub(super) fn find(board: &Board, out: &mut Vec<SamuelMove>) {
+pub(super) fn find(board: &SearchBoard, out: &mut Vec<SamuelMove>) {
     out.clear();
     let jumps = jump_sets(board);
     if jumps.iter().any(|&s| s != 0) {
@@ -168,7 +168,7 @@ struct Jumping {
     empty: Lanes,
 }
 
-fn start_jump(board: &Board, from: Lanes, dir: Dir, out: &mut Vec<SamuelMove>) {
+fn start_jump(board: &SearchBoard, from: Lanes, dir: Dir, out: &mut Vec<SamuelMove>) {
     let state = Jumping {
         king: lanes(board.kings) & from != 0,
         passive: lanes(board.passive),
@@ -180,7 +180,7 @@ fn start_jump(board: &Board, from: Lanes, dir: Dir, out: &mut Vec<SamuelMove>) {
 
 /// Makes one jump and follows it while the piece can jump on.
 fn jump(
-    board: &Board,
+    board: &SearchBoard,
     mut state: Jumping,
     at: Lanes,
     dir: Dir,
@@ -212,7 +212,7 @@ fn jump(
 }
 
 /// UPDATE and FORW: the board after `mv`, ACTIVE and PASSIVE exchanged.
-pub(super) fn play(board: &Board, mv: &SamuelMove) -> Board {
+pub(super) fn play(board: &SearchBoard, mv: &SamuelMove) -> SearchBoard {
     let from = bit(mv.from());
     let to = bit(mv.to());
     let taken = mv.captured_set();
@@ -221,7 +221,7 @@ pub(super) fn play(board: &Board, mv: &SamuelMove) -> Board {
     if king || to & board.crown_row() != 0 {
         kings |= to;
     }
-    Board {
+    SearchBoard {
         active: board.passive & !taken,
         passive: (board.active & !from) | to,
         kings,
@@ -231,7 +231,7 @@ pub(super) fn play(board: &Board, mv: &SamuelMove) -> Board {
 
 /// Leaf count of the move tree `depth` plies deep, with one reusable move
 /// list per ply in `lists`.
-pub(super) fn perft(board: &Board, depth: u32, lists: &mut [Vec<SamuelMove>]) -> u64 {
+pub(super) fn perft(board: &SearchBoard, depth: u32, lists: &mut [Vec<SamuelMove>]) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -250,8 +250,8 @@ mod tests {
     use super::super::board::squares;
     use super::*;
 
-    fn board(active: &[u8], passive: &[u8], kings: &[u8], black_active: bool) -> Board {
-        Board {
+    fn board(active: &[u8], passive: &[u8], kings: &[u8], black_active: bool) -> SearchBoard {
+        SearchBoard {
             active: squares(active),
             passive: squares(passive),
             kings: squares(kings),
@@ -259,11 +259,11 @@ mod tests {
         }
     }
 
-    fn initial() -> Board {
+    fn initial() -> SearchBoard {
         super::super::position::Position::initial().board()
     }
 
-    fn listed(b: &Board) -> Vec<String> {
+    fn listed(b: &SearchBoard) -> Vec<String> {
         let mut out = Vec::new();
         find(b, &mut out);
         out.iter().map(ToString::to_string).collect()

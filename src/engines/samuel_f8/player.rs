@@ -1,5 +1,5 @@
 //! Samuel's F8 checkers player ([`SamuelF8`]): the search at a level, and
-//! a seeded draw of the stored first move; what it decided ([`Choice`]).
+//! a seeded draw of the stored first move; what it decided ([`Decision`]).
 
 use super::book;
 use super::level::Level;
@@ -10,7 +10,7 @@ use crate::rng::SplitMix64;
 
 /// What [`SamuelF8::weigh`] decided, and what it weighed on the way.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Choice {
+pub struct Decision {
     pub mv: SamuelMove,
     /// For the side to move, hundredths of a man ([`WIN`](super::WIN)
     /// minus plies for a win); 0 for a stored first move.
@@ -63,9 +63,9 @@ impl SamuelF8 {
     }
 
     /// As [`choose`](Self::choose), with the root moves it weighed.
-    pub fn weigh(&mut self, pos: &Position, game_start: bool) -> Option<Choice> {
+    pub fn weigh(&mut self, pos: &Position, game_start: bool) -> Option<Decision> {
         if game_start && *pos == Position::initial() {
-            return Some(Choice {
+            return Some(Decision {
                 mv: book::first_move(&mut self.rng),
                 score: 0,
                 stats: SearchStats {
@@ -80,7 +80,7 @@ impl SamuelF8 {
         }
         let mut search = search::Search::new(self.level);
         let (mv, score) = search.best(&pos.board())?;
-        Some(Choice {
+        Some(Decision {
             mv,
             score,
             stats: search.stats,

@@ -6,7 +6,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::board::Board;
+use super::board::SearchBoard;
 use super::error::SamuelError;
 use super::movegen::{self, SamuelMove};
 use super::side::Side;
@@ -73,12 +73,12 @@ impl Position {
     }
 
     /// The notes' board: ACTIVE is the side to move.
-    pub(super) fn board(&self) -> Board {
+    pub(super) fn board(&self) -> SearchBoard {
         let (active, passive) = match self.side {
             Side::Black => (self.black, self.white),
             Side::White => (self.white, self.black),
         };
-        Board {
+        SearchBoard {
             active: active.reverse_bits(),
             passive: passive.reverse_bits(),
             kings: self.kings.reverse_bits(),
@@ -86,7 +86,7 @@ impl Position {
         }
     }
 
-    pub(super) fn from_board(board: &Board) -> Position {
+    pub(super) fn from_board(board: &SearchBoard) -> Position {
         let (side, black, white) = if board.black_active {
             (Side::Black, board.active, board.passive)
         } else {

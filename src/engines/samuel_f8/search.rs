@@ -25,7 +25,7 @@
 
 use std::mem;
 
-use super::board::Board;
+use super::board::SearchBoard;
 use super::eval::evaluate;
 use super::level::Level;
 use super::movegen::{SamuelMove, find, play};
@@ -75,7 +75,7 @@ impl Search {
     }
 
     /// The best move of ACTIVE and its score, `None` without a legal move.
-    pub fn best(&mut self, board: &Board) -> Option<(SamuelMove, Score)> {
+    pub fn best(&mut self, board: &SearchBoard) -> Option<(SamuelMove, Score)> {
         self.stats.nodes += 1;
         let mut moves = mem::take(&mut self.lists[0]);
         find(board, &mut moves);
@@ -94,7 +94,7 @@ impl Search {
         best
     }
 
-    fn alphabeta(&mut self, board: &Board, ply: u8, mut alpha: Score, beta: Score) -> Score {
+    fn alphabeta(&mut self, board: &SearchBoard, ply: u8, mut alpha: Score, beta: Score) -> Score {
         self.stats.nodes += 1;
         self.stats.max_depth_reached = self.stats.max_depth_reached.max(ply);
         let mut moves = mem::take(&mut self.lists[usize::from(ply)]);
