@@ -142,14 +142,14 @@ pub struct Hub {
     info: &'static EngineInfo,
     rules: Draughts,
     game: Game<Draughts>,
-    level: Level,
+    level: HubLevel,
     /// Searches in flight, each with the `go` that asked for it.
     searches: Searches<Draughts, GoMode>,
 }
 
 /// What the last `level` set.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Level {
+pub struct HubLevel {
     pub clock: Clock,
     /// Wait for `stop`.
     pub infinite: bool,
@@ -165,7 +165,7 @@ pub enum GoMode {
 
 /// A command from the GUI, read.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Command {
+pub enum HubCommand {
     Hub,
     SetParam {
         name: String,
@@ -178,7 +178,7 @@ pub enum Command {
         pos: String,
         moves: Vec<String>,
     },
-    Level(Level),
+    Level(HubLevel),
     Go(GoMode),
     Stop,
     PonderHit,
@@ -245,7 +245,7 @@ impl std::error::Error for HubError {}
 ///
 /// # Errors
 /// See [`HubError`].
-pub fn parse(line: &str) -> Result<Option<Command>, HubError> {
+pub fn parse(line: &str) -> Result<Option<HubCommand>, HubError> {
     let Some(line) = split(line).map_err(HubError::Syntax)? else {
         return Ok(None);
     };
@@ -255,26 +255,26 @@ pub fn parse(line: &str) -> Result<Option<Command>, HubError> {
             .ok_or(HubError::Missing { command, arg })
     };
     Ok(Some(match line.command.as_str() {
-        "hub" => Command::Hub,
-        "set-param" => Command::SetParam {
+        "hub" => HubCommand::Hub,
+        "set-param" => HubCommand::SetParam {
             name: needs("set-param", "name")?,
             value: needs("set-param", "value")?,
         },
-        "init" => Command::Init,
-        "new-game" => Command::NewGame,
-        "pos" => Command::Pos {
+        "init" => HubCommand::Init,
+        "new-game" => HubCommand::NewGame,
+        "pos" => HubCommand::Pos {
             pos: needs("pos", "pos")?,
             moves: line
                 .arg("moves")
                 .map(|m| m.split_whitespace().map(str::to_string).collect())
                 .unwrap_or_default(),
         },
-        "level" => Command::Level(level(&line)?),
-        "go" => Command::Go(go_mode(&line)?),
-        "stop" => Command::Stop,
-        "ponder-hit" => Command::PonderHit,
-        "ping" => Command::Ping,
-        "quit" => Command::Quit,
+        "level" => HubCommand::Level(level(&line)?),
+        "go" => HubCommand::Go(go_mode(&line)?),
+        "stop" => HubCommand::Stop,
+        "ponder-hit" => HubCommand::PonderHit,
+        "ping" => HubCommand::Ping,
+        "quit" => HubCommand::Quit,
         other => return Err(HubError::Unknown(other.to_string())),
     }))
 }
@@ -292,8 +292,8 @@ fn go_mode(line: &HubLine) -> Result<GoMode, HubError> {
 }
 
 /// A `level` line as a clock.
-fn level(line: &HubLine) -> Result<Level, HubError> {
-    let mut level = Level::default();
+fn level(line: &HubLine) -> Result<HubLevel, HubError> {
+    let mut level = HubLevel::default();
     let mut limited = false;
     for (key, value) in &line.args {
         let value = value.as_deref().unwrap_or("");
@@ -374,7 +374,7 @@ impl Hub {
             info,
             rules,
             game: Game::initial(rules),
-            level: Level::default(),
+            level: HubLevel::default(),
             searches: Searches::new(settings),
         }
     }
@@ -468,28 +468,28 @@ impl FrontEnd<Draughts> for Hub {
             Err(e) => return out.push(error(&e.to_string())),
         };
         match command {
-            Command::Hub => self.identify(out),
-            Command::SetParam { name, value } => {
+            HubCommand::Hub => self.identify(out),
+            HubCommand::SetParam { name, value } => {
                 if let Err(e) = self.set_param(&name, &value, out) {
                     out.push(error(&e.to_string()));
                 }
             }
-            Command::Init => out.push(send("ready")),
-            Command::NewGame => {
+            HubCommand::Init => out.push(send("ready")),
+            HubCommand::NewGame => {
                 self.game = Game::initial(self.rules);
                 self.searches
                     .new_game(out, |seed| format!("info seed={seed}"));
             }
-            Command::Pos { pos, moves } => match position(self.rules, &pos, &moves) {
+            HubCommand::Pos { pos, moves } => match position(self.rules, &pos, &moves) {
                 Ok(game) => self.game = game,
                 Err(e) => out.push(error(&e.to_string())),
             },
-            Command::Level(level) => self.level = level,
-            Command::Go(mode) => self.go(mode, out),
-            Command::Stop => self.searches.stop(out),
-            Command::PonderHit => self.searches.ponderhit(out),
-            Command::Ping => out.push(send("pong")),
-            Command::Quit => out.push(Action::Quit),
+            HubCommand::Level(level) => self.level = level,
+            HubCommand::Go(mode) => self.go(mode, out),
+            HubCommand::Stop => self.searches.stop(out),
+            HubCommand::PonderHit => self.searches.ponderhit(out),
+            HubCommand::Ping => out.push(send("pong")),
+            HubCommand::Quit => out.push(Action::Quit),
         }
     }
 
@@ -1080,7 +1080,7 @@ mod tests {
     #[test]
     fn the_clock_comes_from_level() {
         let clock = |line: &str| match parse(line) {
-            Ok(Some(Command::Level(level))) => level,
+            Ok(Some(HubCommand::Level(level))) => level,
             other => panic!("{line}: {other:?}"),
         };
         let s = Duration::from_secs_f64;
@@ -1094,8 +1094,8 @@ mod tests {
         assert_eq!(l.clock.moves_to_go, Some(20));
         assert!(!l.infinite);
         assert_eq!(clock("level move-time=1").clock.move_time, Some(s(1.0)));
-        assert_eq!(clock("level depth=8"), Level::default());
-        assert_eq!(clock("level nodes=1000"), Level::default());
+        assert_eq!(clock("level depth=8"), HubLevel::default());
+        assert_eq!(clock("level nodes=1000"), HubLevel::default());
         assert!(clock("level infinite").infinite);
         assert_eq!(
             clock("level time=1e300").clock.remaining,

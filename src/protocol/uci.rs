@@ -9,7 +9,7 @@
 //! accepted if it is only vampirc's grammar that is narrower than FEN (a
 //! FEN without its move counters). `go ponder` with a clock loses its
 //! `ponder` in vampirc, so `ponder` and `infinite` are also looked for among
-//! the words. [`parse`] does all of it and hands back our own [`Command`]
+//! the words. [`parse`] does all of it and hands back our own [`UciCommand`]
 //! (or a [`UciError`]): the rest of the front end never sees vampirc's types.
 //!
 //! Every position is checked by the arbiter before it is taken; a broken one
@@ -335,26 +335,26 @@ impl FrontEnd<ChessRules> for Uci {
             )));
         }
         match read.command {
-            Command::Uci => self.identify(out),
-            Command::Debug(on) => self.debug = on,
+            UciCommand::Uci => self.identify(out),
+            UciCommand::Debug(on) => self.debug = on,
             // Answered at once, also while the program thinks; only while
             // a new game is set up, once it is (the GUI's clock for the
             // first move starts after `readyok`).
-            Command::IsReady if self.searches.setting_up() => self.owed_ready += 1,
-            Command::IsReady => out.push(send("readyok")),
-            Command::Register => out.push(Action::Note("no registration needed".into())),
-            Command::UciNewGame => {
+            UciCommand::IsReady if self.searches.setting_up() => self.owed_ready += 1,
+            UciCommand::IsReady => out.push(send("readyok")),
+            UciCommand::Register => out.push(Action::Note("no registration needed".into())),
+            UciCommand::UciNewGame => {
                 self.game = Game::initial(ChessRules);
                 self.searches
                     .new_game(out, |seed| format!("info string seed {seed}"));
             }
-            Command::SetOption { name, value } => self.set_option(&name, value.as_deref(), out),
-            Command::Position(game) => self.game = game,
-            Command::Go(go) => self.go(go, out),
-            Command::Stop => self.searches.stop(out),
-            Command::PonderHit => self.searches.ponderhit(out),
-            Command::Quit => out.push(Action::Quit),
-            Command::NotForEngine(other) => out.push(Action::Note(format!(
+            UciCommand::SetOption { name, value } => self.set_option(&name, value.as_deref(), out),
+            UciCommand::Position(game) => self.game = game,
+            UciCommand::Go(go) => self.go(go, out),
+            UciCommand::Stop => self.searches.stop(out),
+            UciCommand::PonderHit => self.searches.ponderhit(out),
+            UciCommand::Quit => out.push(Action::Quit),
+            UciCommand::NotForEngine(other) => out.push(Action::Note(format!(
                 "not a command for an engine, ignored: {other}"
             ))),
         }
@@ -440,7 +440,7 @@ fn millis(d: vampirc_uci::Duration) -> Duration {
 /// A command from the GUI, read: vampirc-uci's reading, repaired, in our
 /// own terms.
 #[derive(Debug)]
-pub enum Command {
+pub enum UciCommand {
     Uci,
     Debug(bool),
     IsReady,
@@ -484,7 +484,7 @@ pub struct Go {
 /// A line read: the command and the unknown words skipped before it.
 #[derive(Debug)]
 pub struct Read {
-    pub command: Command,
+    pub command: UciCommand,
     pub skipped: String,
 }
 
@@ -591,7 +591,7 @@ pub fn parse(line: &str) -> Result<Option<Read>, UciError> {
     let command = words[0].as_str();
     if command == "position" {
         return Ok(Some(Read {
-            command: Command::Position(position(&words).map_err(UciError::Position)?),
+            command: UciCommand::Position(position(&words).map_err(UciError::Position)?),
             skipped: String::new(),
         }));
     }
@@ -638,22 +638,22 @@ fn clamped(words: &[String]) -> String {
 }
 
 /// vampirc's message as our command (`words`: the command's words).
-fn command_of(message: UciMessage, words: &[String]) -> Command {
+fn command_of(message: UciMessage, words: &[String]) -> UciCommand {
     match message {
-        UciMessage::Uci => Command::Uci,
-        UciMessage::Debug(on) => Command::Debug(on),
-        UciMessage::IsReady => Command::IsReady,
-        UciMessage::Register { .. } => Command::Register,
-        UciMessage::UciNewGame => Command::UciNewGame,
-        UciMessage::SetOption { name, value } => Command::SetOption { name, value },
+        UciMessage::Uci => UciCommand::Uci,
+        UciMessage::Debug(on) => UciCommand::Debug(on),
+        UciMessage::IsReady => UciCommand::IsReady,
+        UciMessage::Register { .. } => UciCommand::Register,
+        UciMessage::UciNewGame => UciCommand::UciNewGame,
+        UciMessage::SetOption { name, value } => UciCommand::SetOption { name, value },
         UciMessage::Go {
             time_control,
             search_control,
-        } => Command::Go(read_go(time_control, search_control, words)),
-        UciMessage::Stop => Command::Stop,
-        UciMessage::PonderHit => Command::PonderHit,
-        UciMessage::Quit => Command::Quit,
-        other => Command::NotForEngine(other.to_string()),
+        } => UciCommand::Go(read_go(time_control, search_control, words)),
+        UciMessage::Stop => UciCommand::Stop,
+        UciMessage::PonderHit => UciCommand::PonderHit,
+        UciMessage::Quit => UciCommand::Quit,
+        other => UciCommand::NotForEngine(other.to_string()),
     }
 }
 
@@ -889,10 +889,10 @@ mod tests {
     fn lines_parse_into_commands() {
         assert!(matches!(parse(" \t"), Ok(None)));
         let read = parse("joho debug on").unwrap().unwrap();
-        assert!(matches!(read.command, Command::Debug(true)));
+        assert!(matches!(read.command, UciCommand::Debug(true)));
         assert_eq!(read.skipped, "joho");
         let Some(Read {
-            command: Command::Go(go),
+            command: UciCommand::Go(go),
             ..
         }) = parse("go wtime 1000 btime 2000 binc 5 movestogo 300 depth 999 ponder").unwrap()
         else {

@@ -75,7 +75,7 @@ use crate::rules::{EndReason, Ending, Game, GameResult, Verdict};
 
 /// `level MPS BASE INC`.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Level {
+pub struct CecpLevel {
     moves: u32,
     base: Duration,
     increment: Duration,
@@ -84,7 +84,7 @@ pub struct Level {
 /// A command from the GUI, read (outside `edit` mode, whose lines are
 /// read by the edit itself).
 #[derive(Clone, Debug, PartialEq)]
-pub enum Command {
+pub enum CecpCommand {
     Xboard,
     /// `protover N`: the features follow.
     Protover,
@@ -98,7 +98,7 @@ pub enum Command {
     PlayOther,
     /// Protocol 1's `white` or `black`: this side on move.
     Colour(Color),
-    Level(Level),
+    Level(CecpLevel),
     /// `st`.
     MoveTime(Duration),
     /// `time`: the engine's clock.
@@ -166,7 +166,7 @@ impl std::error::Error for CecpError {}
 ///
 /// # Errors
 /// See [`CecpError`].
-pub fn parse(line: &str) -> Result<Option<Command>, CecpError> {
+pub fn parse(line: &str) -> Result<Option<CecpCommand>, CecpError> {
     let line = line.trim();
     if line.is_empty() {
         return Ok(None);
@@ -180,23 +180,23 @@ pub fn parse(line: &str) -> Result<Option<Command>, CecpError> {
         line: line.to_string(),
     };
     Ok(Some(match command {
-        "xboard" => Command::Xboard,
-        "protover" => Command::Protover,
-        "accepted" => Command::Accepted(arg.to_string()),
-        "rejected" => Command::Rejected(arg.to_string()),
-        "new" => Command::New,
-        "variant" if arg == "normal" => Command::Ignored,
+        "xboard" => CecpCommand::Xboard,
+        "protover" => CecpCommand::Protover,
+        "accepted" => CecpCommand::Accepted(arg.to_string()),
+        "rejected" => CecpCommand::Rejected(arg.to_string()),
+        "new" => CecpCommand::New,
+        "variant" if arg == "normal" => CecpCommand::Ignored,
         "variant" => return Err(CecpError::Variant(arg.to_string())),
-        "force" => Command::Force,
-        "go" => Command::Go,
-        "playother" => Command::PlayOther,
-        "white" => Command::Colour(Color::White),
-        "black" => Command::Colour(Color::Black),
-        "level" => Command::Level(parse_level(arg).map_err(|why| CecpError::Level {
+        "force" => CecpCommand::Force,
+        "go" => CecpCommand::Go,
+        "playother" => CecpCommand::PlayOther,
+        "white" => CecpCommand::Colour(Color::White),
+        "black" => CecpCommand::Colour(Color::Black),
+        "level" => CecpCommand::Level(parse_level(arg).map_err(|why| CecpError::Level {
             why,
             line: line.to_string(),
         })?),
-        "st" => Command::MoveTime(
+        "st" => CecpCommand::MoveTime(
             arg.parse::<f64>()
                 .ok()
                 .filter(|s| *s > 0.0)
@@ -208,34 +208,36 @@ pub fn parse(line: &str) -> Result<Option<Command>, CecpError> {
                 .parse::<i64>()
                 .map_err(|_| bad_number("bad number of centiseconds"))?;
             if command == "otim" {
-                Command::Otim
+                CecpCommand::Otim
             } else {
                 let ms = (cs.max(0) as u64).saturating_mul(10);
-                Command::Time(Duration::from_millis(ms))
+                CecpCommand::Time(Duration::from_millis(ms))
             }
         }
         "sd" | "nps" => {
             arg.parse::<u64>().map_err(|_| bad_number("bad number"))?;
-            Command::FixedThinking(line.to_string())
+            CecpCommand::FixedThinking(line.to_string())
         }
-        "usermove" => Command::UserMove(arg.to_string()),
-        "?" => Command::MoveNow,
-        "ping" => Command::Ping(arg.to_string()),
-        "undo" => Command::TakeBack(1),
-        "remove" => Command::TakeBack(2),
-        "result" => Command::Result,
-        "setboard" => Command::SetBoard(arg.to_string()),
-        "edit" => Command::Edit,
-        "post" => Command::Post(true),
-        "nopost" => Command::Post(false),
-        "analyze" => Command::Analyze,
-        "exit" => Command::Exit,
-        "." => Command::Status,
+        "usermove" => CecpCommand::UserMove(arg.to_string()),
+        "?" => CecpCommand::MoveNow,
+        "ping" => CecpCommand::Ping(arg.to_string()),
+        "undo" => CecpCommand::TakeBack(1),
+        "remove" => CecpCommand::TakeBack(2),
+        "result" => CecpCommand::Result,
+        "setboard" => CecpCommand::SetBoard(arg.to_string()),
+        "edit" => CecpCommand::Edit,
+        "post" => CecpCommand::Post(true),
+        "nopost" => CecpCommand::Post(false),
+        "analyze" => CecpCommand::Analyze,
+        "exit" => CecpCommand::Exit,
+        "." => CecpCommand::Status,
         "hard" | "easy" | "random" | "computer" | "name" | "rating" | "ics" | "draw" | "hint"
-        | "bk" | "memory" | "cores" | "egtpath" => Command::Ignored,
-        "option" => Command::Option(arg.to_string()),
-        "quit" => Command::Quit,
-        _ if looks_like_move(command) && arg.is_empty() => Command::BareMove(command.to_string()),
+        | "bk" | "memory" | "cores" | "egtpath" => CecpCommand::Ignored,
+        "option" => CecpCommand::Option(arg.to_string()),
+        "quit" => CecpCommand::Quit,
+        _ if looks_like_move(command) && arg.is_empty() => {
+            CecpCommand::BareMove(command.to_string())
+        }
         _ => return Err(CecpError::Unknown(line.to_string())),
     }))
 }
@@ -279,7 +281,7 @@ pub struct Xboard {
     usermove: bool,
     post: bool,
     own_time: Option<Duration>,
-    level: Option<Level>,
+    level: Option<CecpLevel>,
     move_time: Option<Duration>,
     searches: Searches<ChessRules, Purpose>,
     /// `pong`s owed after the move being thought about.
@@ -329,74 +331,74 @@ impl Xboard {
     }
 
     /// Carries out one command.
-    fn obey(&mut self, command: Command, out: &mut Vec<Action<ChessRules>>) {
+    fn obey(&mut self, command: CecpCommand, out: &mut Vec<Action<ChessRules>>) {
         match command {
-            Command::Xboard | Command::Ignored => {}
-            Command::Protover => self.features(out),
-            Command::Accepted(feature) => {
+            CecpCommand::Xboard | CecpCommand::Ignored => {}
+            CecpCommand::Protover => self.features(out),
+            CecpCommand::Accepted(feature) => {
                 if feature == "usermove" {
                     self.usermove = true;
                 }
             }
-            Command::Rejected(feature) => self.rejected(&feature, out),
-            Command::New => self.new_game(out),
-            Command::Force | Command::Result => {
+            CecpCommand::Rejected(feature) => self.rejected(&feature, out),
+            CecpCommand::New => self.new_game(out),
+            CecpCommand::Force | CecpCommand::Result => {
                 self.stop_thinking(out);
                 self.force = true;
             }
-            Command::Go => self.go(out),
-            Command::PlayOther => {
+            CecpCommand::Go => self.go(out),
+            CecpCommand::PlayOther => {
                 self.leave_analysis();
                 self.stop_thinking(out);
                 self.force = false;
                 self.engine = !self.game.position().turn();
             }
-            Command::Colour(turn) => self.protocol_1_colour(turn, out),
-            Command::Level(level) => self.level = Some(level),
-            Command::MoveTime(time) => self.move_time = Some(time),
-            Command::Time(time) => self.own_time = Some(time),
-            Command::Otim => {}
-            Command::FixedThinking(line) => out.push(Action::Note(format!(
+            CecpCommand::Colour(turn) => self.protocol_1_colour(turn, out),
+            CecpCommand::Level(level) => self.level = Some(level),
+            CecpCommand::MoveTime(time) => self.move_time = Some(time),
+            CecpCommand::Time(time) => self.own_time = Some(time),
+            CecpCommand::Otim => {}
+            CecpCommand::FixedThinking(line) => out.push(Action::Note(format!(
                 "{line}: ignored, the program thinks its own fixed way"
             ))),
-            Command::UserMove(text) => self.user_move(&text, out),
-            Command::BareMove(text) => {
+            CecpCommand::UserMove(text) => self.user_move(&text, out),
+            CecpCommand::BareMove(text) => {
                 if self.usermove {
                     out.push(send(&CecpError::Unknown(text).to_string()));
                 } else {
                     self.user_move(&text, out);
                 }
             }
-            Command::MoveNow => {
+            CecpCommand::MoveNow => {
                 if self.searches.release(out) {
                     self.pay_pongs(out);
                 }
             }
-            Command::Ping(n) => self.ping(n, out),
-            Command::TakeBack(n) => self.take_back(n, out),
-            Command::SetBoard(fen) => {
+            CecpCommand::Ping(n) => self.ping(n, out),
+            CecpCommand::TakeBack(n) => self.take_back(n, out),
+            CecpCommand::SetBoard(fen) => {
                 self.stop_thinking(out);
                 match setboard(&fen) {
                     Ok(pos) => self.game = Game::new(ChessRules, pos),
                     Err(why) => out.push(send(&format!("tellusererror Illegal position: {why}"))),
                 }
             }
-            Command::Edit => self.start_edit(out),
-            Command::Post(on) => self.post = on,
-            Command::Analyze => self.enter_analysis(out),
-            Command::Exit => {
+            CecpCommand::Edit => self.start_edit(out),
+            CecpCommand::Post(on) => self.post = on,
+            CecpCommand::Analyze => self.enter_analysis(out),
+            CecpCommand::Exit => {
                 if self.analysis.is_some() {
                     self.leave_analysis();
                     self.force = true;
                 }
             }
-            Command::Status => {
+            CecpCommand::Status => {
                 if let Some(status) = self.status() {
                     out.push(send(&status));
                 }
             }
-            Command::Option(arg) => self.option(&arg, out),
-            Command::Quit => out.push(Action::Quit),
+            CecpCommand::Option(arg) => self.option(&arg, out),
+            CecpCommand::Quit => out.push(Action::Quit),
         }
     }
 
@@ -951,7 +953,7 @@ fn seconds(secs: f64) -> Option<Duration> {
 
 /// `level MPS BASE INC`: BASE in minutes or `min:sec`, INC in seconds.
 // String error: a leaf parser whose message is the whole `Error (...)` reply to the GUI.
-fn parse_level(arg: &str) -> Result<Level, String> {
+fn parse_level(arg: &str) -> Result<CecpLevel, String> {
     let words: Vec<&str> = arg.split_whitespace().collect();
     let [mps, base, inc] = words.as_slice() else {
         return Err("level needs moves, base and increment".to_string());
@@ -977,7 +979,7 @@ fn parse_level(arg: &str) -> Result<Level, String> {
         .ok()
         .and_then(seconds)
         .ok_or(format!("bad increment {inc:?}"))?;
-    Ok(Level {
+    Ok(CecpLevel {
         moves,
         base,
         increment,
@@ -1138,7 +1140,7 @@ mod tests {
         assert_eq!(parse("  \t "), Ok(None));
         assert_eq!(
             parse(" level 40 0:30 2 "),
-            Ok(Some(Command::Level(Level {
+            Ok(Some(CecpCommand::Level(CecpLevel {
                 moves: 40,
                 base: Duration::from_secs(30),
                 increment: Duration::from_secs(2),
@@ -1146,17 +1148,17 @@ mod tests {
         );
         assert_eq!(
             parse("time 1234"),
-            Ok(Some(Command::Time(Duration::from_millis(12340))))
+            Ok(Some(CecpCommand::Time(Duration::from_millis(12340))))
         );
-        assert_eq!(parse("remove"), Ok(Some(Command::TakeBack(2))));
-        assert_eq!(parse("black"), Ok(Some(Command::Colour(Color::Black))));
+        assert_eq!(parse("remove"), Ok(Some(CecpCommand::TakeBack(2))));
+        assert_eq!(parse("black"), Ok(Some(CecpCommand::Colour(Color::Black))));
         assert_eq!(
             parse("e7e8q"),
-            Ok(Some(Command::BareMove("e7e8q".to_string())))
+            Ok(Some(CecpCommand::BareMove("e7e8q".to_string())))
         );
         assert_eq!(
             parse("sd 7"),
-            Ok(Some(Command::FixedThinking("sd 7".to_string())))
+            Ok(Some(CecpCommand::FixedThinking("sd 7".to_string())))
         );
         let error = |line: &str| parse(line).unwrap_err().to_string();
         assert_eq!(error("st 0"), "Error (bad number of seconds): st 0");
