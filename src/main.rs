@@ -364,7 +364,7 @@ fn run(command: Option<Command>, before: &Before) -> Result<(), cli::CliError> {
             a.png_dir.as_deref(),
         ),
         Command::Explain(a) => {
-            let request = cli::explain::Request {
+            let request = cli::explain::ExplainRequest {
                 engine: before.engine(a.engine.as_deref(), GameKind::Chess)?,
                 fen: a.fen.as_deref(),
                 moves: &a.moves,
@@ -373,7 +373,7 @@ fn run(command: Option<Command>, before: &Before) -> Result<(), cli::CliError> {
             cli::explain::run(&request, &before.options(&a.options)?)
         }
         Command::Screen(a) => {
-            let request = cli::screen::Request {
+            let request = cli::screen::ScreenRequest {
                 engine: before.engine(a.engine.as_deref(), GameKind::Chess)?,
                 ansi: a.color,
                 png: a.png.as_deref(),

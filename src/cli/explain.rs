@@ -29,7 +29,7 @@ use retrochess::with_rules;
 use super::CliError;
 
 /// What to explain.
-pub struct Request<'a> {
+pub struct ExplainRequest<'a> {
     pub engine: &'static Entry,
     /// The position to start from (FEN in the game's notation); the
     /// initial position if `None`.
@@ -45,7 +45,7 @@ pub struct Request<'a> {
 /// # Errors
 /// Unknown engine, rules for the wrong game, a position or move the rules
 /// refuse, a finished game, or an engine that cannot be loaded or fails.
-pub fn run(request: &Request, options: &EngineOptions) -> Result<(), CliError> {
+pub fn run(request: &ExplainRequest, options: &EngineOptions) -> Result<(), CliError> {
     let options = request.engine.search_options(options);
     let rules = request
         .engine
@@ -56,7 +56,7 @@ pub fn run(request: &Request, options: &EngineOptions) -> Result<(), CliError> {
 }
 
 /// The game the request describes, every move judged.
-fn setup<R: Typed>(rules: R, request: &Request) -> Result<Game<R>, CliError> {
+fn setup<R: Typed>(rules: R, request: &ExplainRequest) -> Result<Game<R>, CliError> {
     let root = match request.fen {
         Some(fen) => rules.parse_position(fen).map_err(CliError::Fen)?,
         None => rules.initial(),
@@ -87,7 +87,7 @@ fn setup<R: Typed>(rules: R, request: &Request) -> Result<Game<R>, CliError> {
 
 fn explain<R: Typed>(
     rules: R,
-    request: &Request,
+    request: &ExplainRequest,
     options: &EngineOptions,
 ) -> Result<String, CliError> {
     let game = setup(rules, request)?;

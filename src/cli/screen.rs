@@ -16,7 +16,7 @@ use retrochess::with_rules;
 use super::CliError;
 
 /// What to show.
-pub struct Request<'a> {
+pub struct ScreenRequest<'a> {
     pub engine: &'static Entry,
     pub ansi: bool,
     pub png: Option<&'a Path>,
@@ -32,7 +32,7 @@ pub struct Request<'a> {
 /// # Errors
 /// Unknown engine, a native engine (no screen), a move that cannot be
 /// played, a scale out of range, the file cannot be written.
-pub fn run(req: &Request<'_>, options: &EngineOptions) -> Result<(), CliError> {
+pub fn run(req: &ScreenRequest<'_>, options: &EngineOptions) -> Result<(), CliError> {
     if !(1..=MAX_SCALE).contains(&req.scale) {
         return Err(CliError::Scale(req.scale));
     }
@@ -59,7 +59,7 @@ pub fn run(req: &Request<'_>, options: &EngineOptions) -> Result<(), CliError> {
 /// The screen after start-up, or after the person's moves of `--play`.
 fn screen<R: PageRules>(
     rules: R,
-    req: &Request<'_>,
+    req: &ScreenRequest<'_>,
     options: &EngineOptions,
 ) -> Result<(Option<TextScreen>, Option<Display>), CliError> {
     match req.play {
@@ -76,7 +76,7 @@ fn screen<R: PageRules>(
 /// move and the engine's answer), and returns the screen at the end.
 fn replay<R: PageRules>(
     rules: R,
-    req: &Request<'_>,
+    req: &ScreenRequest<'_>,
     moves: &str,
     options: &EngineOptions,
 ) -> Result<(Option<TextScreen>, Option<Display>), CliError> {
