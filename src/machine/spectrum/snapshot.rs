@@ -18,7 +18,7 @@ use crate::machine::MachineError;
 pub const SNA_LEN: usize = 27 + RAM_SIZE;
 
 /// Bytes to write from an address.
-pub type Block = (u16, Vec<u8>);
+pub type LoadBlock = (u16, Vec<u8>);
 
 /// A 48K snapshot as its file holds it, parsed apart from any machine:
 /// the registers and the memory blocks to write, in file order.
@@ -26,7 +26,7 @@ pub type Block = (u16, Vec<u8>);
 pub struct Snapshot {
     pub regs: Regs,
     /// `(address, bytes)`, written in this order.
-    pub blocks: Vec<Block>,
+    pub blocks: Vec<LoadBlock>,
 }
 
 fn bad(why: String) -> MachineError {
@@ -151,7 +151,7 @@ fn z80_v1_ram(body: &[u8], flags1: u8) -> Result<Vec<u8>, MachineError> {
 /// The PC and the 48K's pages of a version 2 or 3 `.z80`: pages 8, 4, 5
 /// at 0x4000, 0x8000, 0xC000 (others skipped), each a length (0xFFFF:
 /// stored raw), a page number and the data.
-fn z80_pages(z80: &[u8]) -> Result<(u16, Vec<Block>), MachineError> {
+fn z80_pages(z80: &[u8]) -> Result<(u16, Vec<LoadBlock>), MachineError> {
     let w = |i: usize| u16::from_le_bytes([z80[i], z80[i + 1]]);
     if z80.len() < 32 {
         return Err(bad(".z80 v2/v3 header truncated".into()));

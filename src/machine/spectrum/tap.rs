@@ -9,7 +9,7 @@
 //! followed by 0x0E and their hidden 5-byte form (ZX Spectrum manual,
 //! chapters 20 and 24).
 
-use super::snapshot::Block;
+use super::snapshot::LoadBlock;
 use super::{BASIC_START, RAM_START, Regs, Spectrum48, sysvar};
 use crate::machine::MachineError;
 
@@ -21,7 +21,7 @@ pub struct Tape {
     /// The BASIC loader's bytes.
     pub program: Vec<u8>,
     /// `(address, bytes)` of every CODE block, in tape order.
-    pub code: Vec<Block>,
+    pub code: Vec<LoadBlock>,
     /// `USR n`: where the loader enters the machine code.
     pub entry: u16,
     /// `CLEAR n` (0xFF57, the power-on RAMTOP, without one).
@@ -65,7 +65,7 @@ impl Tape {
 
 /// The files of a tape's blocks: the last BASIC program and every CODE
 /// block (a header, then its data block).
-fn files(blocks: &[Vec<u8>]) -> Result<(Option<Vec<u8>>, Vec<Block>), MachineError> {
+fn files(blocks: &[Vec<u8>]) -> Result<(Option<Vec<u8>>, Vec<LoadBlock>), MachineError> {
     let mut program = None;
     let mut code = Vec::new();
     let mut i = 0;
