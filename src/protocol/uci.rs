@@ -522,7 +522,7 @@ pub enum PositionRefused {
     Illegal {
         n: usize,
         word: String,
-        why: crate::rules::chess::Illegal,
+        why: crate::rules::chess::IllegalChessMove,
     },
 }
 

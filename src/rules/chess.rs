@@ -25,7 +25,7 @@ use shakmaty::{
 
 /// Why a move is illegal.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Illegal {
+pub enum IllegalChessMove {
     /// `0000` offered as a move.
     NullMove,
     NoPiece {
@@ -72,16 +72,16 @@ pub enum Illegal {
     Astray {
         quirk: Option<Quirk>,
         change: String,
-        chosen: Option<Box<Illegal>>,
+        chosen: Option<Box<IllegalChessMove>>,
     },
 }
 
-impl fmt::Display for Illegal {
+impl fmt::Display for IllegalChessMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Illegal::NullMove => write!(f, "null move"),
-            Illegal::NoPiece { from } => write!(f, "no piece on {from}"),
-            Illegal::NotYourPiece { from, piece } => {
+            IllegalChessMove::NullMove => write!(f, "null move"),
+            IllegalChessMove::NoPiece { from } => write!(f, "no piece on {from}"),
+            IllegalChessMove::NotYourPiece { from, piece } => {
                 write!(
                     f,
                     "{from} holds a {} {}, not a piece of the side to move",
@@ -89,7 +89,7 @@ impl fmt::Display for Illegal {
                     role_name(piece.role)
                 )
             }
-            Illegal::NotAPieceMove {
+            IllegalChessMove::NotAPieceMove {
                 role,
                 from,
                 to,
@@ -101,23 +101,25 @@ impl fmt::Display for Illegal {
                     role_name(*role)
                 )
             }
-            Illegal::PromotionMissing => write!(f, "pawn reaches the last rank without promoting"),
-            Illegal::BadPromotion { detail } => write!(f, "bad promotion: {detail}"),
-            Illegal::IntoCheck { by, .. } => {
+            IllegalChessMove::PromotionMissing => {
+                write!(f, "pawn reaches the last rank without promoting")
+            }
+            IllegalChessMove::BadPromotion { detail } => write!(f, "bad promotion: {detail}"),
+            IllegalChessMove::IntoCheck { by, .. } => {
                 write!(f, "king moves into check from {}", attackers(by))
             }
-            Illegal::LeavesKingInCheck { by } => {
+            IllegalChessMove::LeavesKingInCheck { by } => {
                 write!(f, "leaves the king in check from {}", attackers(by))
             }
-            Illegal::ExposesKing { by } => {
+            IllegalChessMove::ExposesKing { by } => {
                 write!(
                     f,
                     "exposes the king to check from {} (pinned piece)",
                     attackers(by)
                 )
             }
-            Illegal::BadCastling { detail } => write!(f, "castling not allowed: {detail}"),
-            Illegal::Astray {
+            IllegalChessMove::BadCastling { detail } => write!(f, "castling not allowed: {detail}"),
+            IllegalChessMove::Astray {
                 quirk,
                 change,
                 chosen,
@@ -164,7 +166,7 @@ pub fn color_name(color: Color) -> &'static str {
 }
 
 /// The verdict on one chess move.
-pub type Verdict = super::Verdict<ChessRules>;
+pub type ChessVerdict = super::Verdict<ChessRules>;
 
 /// What a square of `pos` holds, as a program's board would.
 pub fn cell(pos: &Chess, sq: Square) -> Cell {
@@ -192,10 +194,10 @@ fn changes(before: &[Cell], after: &[Cell]) -> Vec<(usize, Cell)> {
 /// Judges a program's board that is not a plain reading of its move: the
 /// legal move (the chosen one first) that changes the game's board as the
 /// program changed its own, else the chosen move refused with what the
-/// program did ([`Illegal::Astray`]). Comparing changes, not boards, keeps
+/// program did ([`IllegalChessMove::Astray`]). Comparing changes, not boards, keeps
 /// the verdict about this reply on a program whose board already differed
 /// from the game's before it.
-pub fn judge_astray(pos: &Chess, astray: &Astray<UciMove>) -> Verdict {
+pub fn judge_astray(pos: &Chess, astray: &Astray<UciMove>) -> ChessVerdict {
     let (before, after) = (&astray.before.0, &astray.after.0);
     let theirs = changes(before, after);
     let same = |m: &Move| {
@@ -207,11 +209,11 @@ pub fn judge_astray(pos: &Chess, astray: &Astray<UciMove>) -> Verdict {
     let chosen = astray.wire.to_move(pos).ok();
     let legal = pos.legal_moves();
     if let Some(m) = chosen.iter().chain(legal.iter()).find(|m| same(m)) {
-        return Verdict::Legal(*m);
+        return ChessVerdict::Legal(*m);
     }
-    Verdict::Illegal(
+    ChessVerdict::Illegal(
         astray.wire,
-        Illegal::Astray {
+        IllegalChessMove::Astray {
             quirk: astray.quirk.clone(),
             change: describe_change(&astray.before, &astray.after),
             chosen: chosen
@@ -311,15 +313,15 @@ pub fn describe_change(before: &ProgramBoard, after: &ProgramBoard) -> String {
 }
 
 /// Judges `uci` in `pos`.
-pub fn judge(pos: &Chess, uci: &UciMove) -> Verdict {
+pub fn judge(pos: &Chess, uci: &UciMove) -> ChessVerdict {
     match uci.to_move(pos) {
-        Ok(m) => Verdict::Legal(m),
-        Err(_) => Verdict::Illegal(*uci, explain(pos, uci)),
+        Ok(m) => ChessVerdict::Legal(m),
+        Err(_) => ChessVerdict::Illegal(*uci, explain(pos, uci)),
     }
 }
 
 /// Why `uci` is not legal in `pos` (assumes it is not).
-pub fn explain(pos: &Chess, uci: &UciMove) -> Illegal {
+pub fn explain(pos: &Chess, uci: &UciMove) -> IllegalChessMove {
     let (from, to, promotion) = match *uci {
         UciMove::Normal {
             from,
@@ -327,17 +329,17 @@ pub fn explain(pos: &Chess, uci: &UciMove) -> Illegal {
             promotion,
         } => (from, to, promotion),
         UciMove::Put { to, .. } => (to, to, None),
-        UciMove::Null => return Illegal::NullMove,
+        UciMove::Null => return IllegalChessMove::NullMove,
     };
     let board = pos.board();
     let us = pos.turn();
     let Some(piece) = board.piece_at(from) else {
-        return Illegal::NoPiece { from };
+        return IllegalChessMove::NoPiece { from };
     };
     if piece.color != us {
-        return Illegal::NotYourPiece { from, piece };
+        return IllegalChessMove::NotYourPiece { from, piece };
     }
-    let not_move = |detail: String| Illegal::NotAPieceMove {
+    let not_move = |detail: String| IllegalChessMove::NotAPieceMove {
         role: piece.role,
         from,
         to,
@@ -403,16 +405,21 @@ fn unreachable_detail(pos: &Chess, piece: Piece, from: Square, to: Square) -> St
 
 /// A promotion missing, to a role a pawn cannot become, or asked of a move
 /// that does not promote.
-fn promotion_fault(role: Role, promotion: Option<Role>, to: Square, us: Color) -> Option<Illegal> {
+fn promotion_fault(
+    role: Role,
+    promotion: Option<Role>,
+    to: Square,
+    us: Color,
+) -> Option<IllegalChessMove> {
     let last_rank = to.rank() == us.fold_wb(shakmaty::Rank::Eighth, shakmaty::Rank::First);
     match (role, promotion) {
-        (Role::Pawn, None) if last_rank => Some(Illegal::PromotionMissing),
+        (Role::Pawn, None) if last_rank => Some(IllegalChessMove::PromotionMissing),
         (Role::Pawn, Some(r)) if last_rank && matches!(r, Role::Pawn | Role::King) => {
-            Some(Illegal::BadPromotion {
+            Some(IllegalChessMove::BadPromotion {
                 detail: format!("a pawn cannot become a {}", role_name(r)),
             })
         }
-        (_, Some(_)) if role != Role::Pawn || !last_rank => Some(Illegal::BadPromotion {
+        (_, Some(_)) if role != Role::Pawn || !last_rank => Some(IllegalChessMove::BadPromotion {
             detail: "only a pawn reaching the last rank promotes".to_string(),
         }),
         _ => None,
@@ -427,7 +434,7 @@ fn exposed_king(
     from: Square,
     to: Square,
     promotion: Option<Role>,
-) -> Illegal {
+) -> IllegalChessMove {
     let (board, us) = (pos.board(), pos.turn());
     let mut after = pos.clone();
     let capture = board.role_at(to);
@@ -446,11 +453,11 @@ fn exposed_king(
     let king = after.board().king_of(us).unwrap_or(to);
     let checkers = attackers_of(after.board(), king, !us);
     if piece.role == Role::King {
-        Illegal::IntoCheck { to, by: checkers }
+        IllegalChessMove::IntoCheck { to, by: checkers }
     } else if pos.is_check() {
-        Illegal::LeavesKingInCheck { by: checkers }
+        IllegalChessMove::LeavesKingInCheck { by: checkers }
     } else {
-        Illegal::ExposesKing { by: checkers }
+        IllegalChessMove::ExposesKing { by: checkers }
     }
 }
 
@@ -498,14 +505,14 @@ fn pawn_detail(pos: &Chess, from: Square, to: Square) -> String {
     }
 }
 
-fn explain_castling(pos: &Chess, from: Square, to: Square) -> Illegal {
+fn explain_castling(pos: &Chess, from: Square, to: Square) -> IllegalChessMove {
     let us = pos.turn();
     let side = if to.file() > from.file() {
         CastlingSide::KingSide
     } else {
         CastlingSide::QueenSide
     };
-    let bad = |detail: String| Illegal::BadCastling { detail };
+    let bad = |detail: String| IllegalChessMove::BadCastling { detail };
     let side_name = match side {
         CastlingSide::KingSide => "kingside",
         CastlingSide::QueenSide => "queenside",
@@ -548,7 +555,7 @@ impl Rules for ChessRules {
     type Position = Chess;
     type Move = Move;
     type Wire = UciMove;
-    type Illegal = Illegal;
+    type Illegal = IllegalChessMove;
 
     fn name(&self) -> &'static str {
         "chess"
@@ -570,11 +577,11 @@ impl Rules for ChessRules {
         pos.legal_moves().into_iter().collect()
     }
 
-    fn judge(&self, pos: &Chess, wire: &UciMove) -> Verdict {
+    fn judge(&self, pos: &Chess, wire: &UciMove) -> ChessVerdict {
         judge(pos, wire)
     }
 
-    fn judge_astray(&self, pos: &Chess, astray: &Astray<UciMove>) -> Verdict {
+    fn judge_astray(&self, pos: &Chess, astray: &Astray<UciMove>) -> ChessVerdict {
         judge_astray(pos, astray)
     }
 
@@ -635,24 +642,26 @@ impl Rules for ChessRules {
         Fen::from_position(pos, EnPassantMode::Legal).to_string()
     }
 
-    fn illegal_kind(&self, why: &Illegal) -> &'static str {
+    fn illegal_kind(&self, why: &IllegalChessMove) -> &'static str {
         match why {
-            Illegal::NullMove => "null move",
-            Illegal::NoPiece { .. } => "no piece",
-            Illegal::NotYourPiece { .. } => "not its piece",
-            Illegal::NotAPieceMove { .. } => "impossible piece move",
-            Illegal::PromotionMissing | Illegal::BadPromotion { .. } => "bad promotion",
-            Illegal::IntoCheck { .. } => "into check",
-            Illegal::LeavesKingInCheck { .. } => "leaves king in check",
-            Illegal::ExposesKing { .. } => "exposes king",
-            Illegal::BadCastling { .. } => "bad castling",
+            IllegalChessMove::NullMove => "null move",
+            IllegalChessMove::NoPiece { .. } => "no piece",
+            IllegalChessMove::NotYourPiece { .. } => "not its piece",
+            IllegalChessMove::NotAPieceMove { .. } => "impossible piece move",
+            IllegalChessMove::PromotionMissing | IllegalChessMove::BadPromotion { .. } => {
+                "bad promotion"
+            }
+            IllegalChessMove::IntoCheck { .. } => "into check",
+            IllegalChessMove::LeavesKingInCheck { .. } => "leaves king in check",
+            IllegalChessMove::ExposesKing { .. } => "exposes king",
+            IllegalChessMove::BadCastling { .. } => "bad castling",
             // The chosen move's own fault first: it is illegal whatever its
             // board shows.
-            Illegal::Astray {
+            IllegalChessMove::Astray {
                 chosen: Some(why), ..
             } => self.illegal_kind(why),
-            Illegal::Astray { quirk: Some(q), .. } => q.kind,
-            Illegal::Astray { quirk: None, .. } => "board not a move",
+            IllegalChessMove::Astray { quirk: Some(q), .. } => q.kind,
+            IllegalChessMove::Astray { quirk: None, .. } => "board not a move",
         }
     }
 }
@@ -669,8 +678,8 @@ mod tests {
 
     fn why(fen: &str, uci: &str) -> String {
         match judge(&pos(fen), &uci.parse().unwrap()) {
-            Verdict::Legal(m) => panic!("{uci} is legal: {m}"),
-            Verdict::Illegal(_, reason) => reason.to_string(),
+            ChessVerdict::Legal(m) => panic!("{uci} is legal: {m}"),
+            ChessVerdict::Illegal(_, reason) => reason.to_string(),
         }
     }
 
@@ -784,12 +793,12 @@ mod tests {
         let p = Chess::default();
         assert!(matches!(
             judge(&p, &"e2e4".parse().unwrap()),
-            Verdict::Legal(_)
+            ChessVerdict::Legal(_)
         ));
         let castle = pos("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
         assert!(matches!(
             judge(&castle, &"e1g1".parse().unwrap()),
-            Verdict::Legal(_)
+            ChessVerdict::Legal(_)
         ));
     }
 
@@ -807,7 +816,7 @@ mod tests {
         for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
             assert!(matches!(
                 g.play_wire(&m.parse().unwrap()),
-                Verdict::Legal(_)
+                ChessVerdict::Legal(_)
             ));
         }
         let end = g.ending().unwrap();
@@ -872,7 +881,7 @@ mod tests {
             &[(Square::C2, rook), (Square::A1, Cell::Stray(0x72))],
             true,
         );
-        let Verdict::Illegal(wire, why) = judge_astray(&pos(QUIRK), &a) else {
+        let ChessVerdict::Illegal(wire, why) = judge_astray(&pos(QUIRK), &a) else {
             panic!("legal")
         };
         assert_eq!(wire.to_string(), "d1c2");
@@ -884,7 +893,7 @@ mod tests {
         assert_eq!(ChessRules.illegal_kind(&why), "long-castling test");
         // No cause named: the generic words and kind.
         let b = Astray { quirk: None, ..a };
-        let Verdict::Illegal(_, why) = judge_astray(&pos(QUIRK), &b) else {
+        let ChessVerdict::Illegal(_, why) = judge_astray(&pos(QUIRK), &b) else {
             panic!("legal")
         };
         assert!(
@@ -901,14 +910,14 @@ mod tests {
         // The board the move makes: legal, whatever the driver thought.
         let plain = astray(QUIRK, "d1c2", &[], false);
         assert!(
-            matches!(judge_astray(&pos(QUIRK), &plain), Verdict::Legal(m) if m.to() == Square::C2)
+            matches!(judge_astray(&pos(QUIRK), &plain), ChessVerdict::Legal(m) if m.to() == Square::C2)
         );
         // The program chose d1c2 but its board shows d1b3: that move is what
         // it did.
         let mut other = astray(QUIRK, "d1b3", &[], false);
         other.wire = "d1c2".parse().unwrap();
         assert!(
-            matches!(judge_astray(&pos(QUIRK), &other), Verdict::Legal(m) if m.to() == Square::B3)
+            matches!(judge_astray(&pos(QUIRK), &other), ChessVerdict::Legal(m) if m.to() == Square::B3)
         );
     }
 
@@ -928,7 +937,7 @@ mod tests {
             after,
             quirk: None,
         };
-        let Verdict::Illegal(_, why) = judge_astray(&p, &a) else {
+        let ChessVerdict::Illegal(_, why) = judge_astray(&p, &a) else {
             panic!("legal")
         };
         assert_eq!(ChessRules.illegal_kind(&why), "bad castling");

@@ -19,7 +19,7 @@ use retrochess::engines::baker::{
 use retrochess::engines::{Engine, EngineOptions, Played, Reply};
 use retrochess::machine::{Memory, Regs, Resume, Stop};
 use retrochess::rng::SplitMix64;
-use retrochess::rules::draughts::{Draughts, Illegal, PdnMove, Position};
+use retrochess::rules::draughts::{Draughts, IllegalDraughtsMove, PdnMove, Position};
 use retrochess::rules::{Color, Game, HangKind, Rules, Verdict};
 
 const BUDGET: u64 = 100_000_000;
@@ -305,7 +305,7 @@ fn the_computer_stops_after_one_jump() {
     assert_eq!(r.played, Played::Move(wire("1x10")));
     assert_eq!(r.score, Some(100));
     let verdict = Draughts::english().judge(&position(fen), &wire("1x10"));
-    let Verdict::Illegal(_, Illegal::UnfinishedJump { next }) = verdict else {
+    let Verdict::Illegal(_, IllegalDraughtsMove::UnfinishedJump { next }) = verdict else {
         panic!("{verdict:?}")
     };
     assert_eq!(next, wire("10x19"));
@@ -384,7 +384,7 @@ enum End {
     NoMove,
     /// The hang's detail.
     Fault(String),
-    Illegal(String, Illegal),
+    Illegal(String, IllegalDraughtsMove),
     MaxPlies,
 }
 
@@ -512,7 +512,8 @@ fn games_against_random_are_judged_and_leave_bakers_bytes_alone() {
             End::Illegal(_, why) => assert!(
                 matches!(
                     why,
-                    Illegal::UnfinishedJump { .. } | Illegal::MissedCapture { .. }
+                    IllegalDraughtsMove::UnfinishedJump { .. }
+                        | IllegalDraughtsMove::MissedCapture { .. }
                 ),
                 "seed {seed}: {why}"
             ),

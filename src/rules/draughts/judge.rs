@@ -17,7 +17,7 @@ use super::wire::PdnMove;
 
 /// Why a move is illegal.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Illegal {
+pub enum IllegalDraughtsMove {
     NoPiece {
         square: Square,
     },
@@ -81,88 +81,94 @@ pub enum Illegal {
     NotLegal,
 }
 
-impl fmt::Display for Illegal {
+impl fmt::Display for IllegalDraughtsMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Illegal::NoPiece { square } => write!(f, "no piece on {square}"),
-            Illegal::NotYourPiece { square, piece } => {
+            IllegalDraughtsMove::NoPiece { square } => write!(f, "no piece on {square}"),
+            IllegalDraughtsMove::NotYourPiece { square, piece } => {
                 write!(
                     f,
                     "{square} holds a {piece}, not a piece of the side to move"
                 )
             }
-            Illegal::NotDiagonal { from, to } => {
+            IllegalDraughtsMove::NotDiagonal { from, to } => {
                 write!(f, "not a diagonal step: {from} to {to}")
             }
-            Illegal::TooFar { king, distance } => write!(
+            IllegalDraughtsMove::TooFar { king, distance } => write!(
                 f,
                 "a {} cannot move {} squares",
                 if *king { "king" } else { "man" },
                 count_word(*distance)
             ),
-            Illegal::Occupied { square } => write!(f, "square {square} is occupied"),
-            Illegal::BackwardMan => write!(f, "men move forward only"),
-            Illegal::ForwardKing => write!(f, "kings of this program move only backwards"),
-            Illegal::NothingToCapture { over, holds } => match holds {
+            IllegalDraughtsMove::Occupied { square } => write!(f, "square {square} is occupied"),
+            IllegalDraughtsMove::BackwardMan => write!(f, "men move forward only"),
+            IllegalDraughtsMove::ForwardKing => {
+                write!(f, "kings of this program move only backwards")
+            }
+            IllegalDraughtsMove::NothingToCapture { over, holds } => match holds {
                 None => write!(f, "a jump must capture an opposing piece: {over} is empty"),
                 Some(p) => write!(
                     f,
                     "a jump must capture an opposing piece: {over} holds a {p}"
                 ),
             },
-            Illegal::CapturedTwice { square } => {
+            IllegalDraughtsMove::CapturedTwice { square } => {
                 write!(f, "the piece on {square} cannot be jumped twice")
             }
-            Illegal::StepInCapture { from, to } => {
+            IllegalDraughtsMove::StepInCapture { from, to } => {
                 write!(
                     f,
                     "a capture goes on by jumps only: {from} to {to} is a step"
                 )
             }
-            Illegal::MissedCapture { available } => {
+            IllegalDraughtsMove::MissedCapture { available } => {
                 write!(f, "a capture is available: {available}")
             }
-            Illegal::UnfinishedJump { next } => write!(f, "the jump must continue: {next}"),
-            Illegal::CrowningEndsMove { at } => {
+            IllegalDraughtsMove::UnfinishedJump { next } => {
+                write!(f, "the jump must continue: {next}")
+            }
+            IllegalDraughtsMove::CrowningEndsMove { at } => {
                 write!(f, "promotion ends the move: the man was crowned on {at}")
             }
-            Illegal::SingleJumpsOnly => write!(f, "this program's rules allow single jumps only"),
-            Illegal::NoSuchCapture { from, to } => {
+            IllegalDraughtsMove::SingleJumpsOnly => {
+                write!(f, "this program's rules allow single jumps only")
+            }
+            IllegalDraughtsMove::NoSuchCapture { from, to } => {
                 write!(f, "no capture leads from {from} to {to}")
             }
-            Illegal::Ambiguous {
+            IllegalDraughtsMove::Ambiguous {
                 written,
                 candidates,
             } => {
                 let list: Vec<String> = candidates.iter().map(ToString::to_string).collect();
                 write!(f, "ambiguous capture {written}: {}", list.join(" or "))
             }
-            Illegal::NotLegal => write!(f, "not a legal move"),
+            IllegalDraughtsMove::NotLegal => write!(f, "not a legal move"),
         }
     }
 }
 
-impl Illegal {
+impl IllegalDraughtsMove {
     /// A short name for the standings.
     pub fn kind(&self) -> &'static str {
         match self {
-            Illegal::NoPiece { .. } => "no piece",
-            Illegal::NotYourPiece { .. } => "not its piece",
-            Illegal::NotDiagonal { .. } => "not diagonal",
-            Illegal::TooFar { .. } => "too far",
-            Illegal::Occupied { .. } => "occupied square",
-            Illegal::BackwardMan => "backward man move",
-            Illegal::ForwardKing => "forward king move",
-            Illegal::NothingToCapture { .. } => "jump over nothing",
-            Illegal::CapturedTwice { .. } => "piece jumped twice",
-            Illegal::StepInCapture { .. } => "step in a capture",
-            Illegal::MissedCapture { .. } => "missed capture",
-            Illegal::UnfinishedJump { .. } => "unfinished jump",
-            Illegal::CrowningEndsMove { .. } => "jump after crowning",
-            Illegal::SingleJumpsOnly => "multiple jump",
-            Illegal::NoSuchCapture { .. } => "no such capture",
-            Illegal::Ambiguous { .. } => "ambiguous capture",
-            Illegal::NotLegal => "illegal move",
+            IllegalDraughtsMove::NoPiece { .. } => "no piece",
+            IllegalDraughtsMove::NotYourPiece { .. } => "not its piece",
+            IllegalDraughtsMove::NotDiagonal { .. } => "not diagonal",
+            IllegalDraughtsMove::TooFar { .. } => "too far",
+            IllegalDraughtsMove::Occupied { .. } => "occupied square",
+            IllegalDraughtsMove::BackwardMan => "backward man move",
+            IllegalDraughtsMove::ForwardKing => "forward king move",
+            IllegalDraughtsMove::NothingToCapture { .. } => "jump over nothing",
+            IllegalDraughtsMove::CapturedTwice { .. } => "piece jumped twice",
+            IllegalDraughtsMove::StepInCapture { .. } => "step in a capture",
+            IllegalDraughtsMove::MissedCapture { .. } => "missed capture",
+            IllegalDraughtsMove::UnfinishedJump { .. } => "unfinished jump",
+            IllegalDraughtsMove::CrowningEndsMove { .. } => "jump after crowning",
+            IllegalDraughtsMove::SingleJumpsOnly => "multiple jump",
+            IllegalDraughtsMove::NoSuchCapture { .. } => "no such capture",
+            IllegalDraughtsMove::Ambiguous { .. } => "ambiguous capture",
+            IllegalDraughtsMove::NotLegal => "illegal move",
         }
     }
 }
@@ -191,7 +197,7 @@ pub fn judge(
     pos: &Position,
     wire: &PdnMove,
     legal: &[DraughtsMove],
-) -> Result<DraughtsMove, Illegal> {
+) -> Result<DraughtsMove, IllegalDraughtsMove> {
     let s = wire.squares();
     let full = |m: &&DraughtsMove| m.from() == s[0] && m.landings().eq(s[1..].iter().copied());
     if let Some(m) = legal.iter().find(full) {
@@ -204,7 +210,7 @@ pub fn judge(
             [m] => return Ok(*m),
             [] => {}
             _ => {
-                return Err(Illegal::Ambiguous {
+                return Err(IllegalDraughtsMove::Ambiguous {
                     written: wire.clone(),
                     candidates: candidates.into_iter().map(pdn_of).collect(),
                 });
@@ -224,14 +230,19 @@ struct Walk {
 }
 
 /// Why `wire` is not legal (it matched no legal move).
-fn explain(variant: Variant, pos: &Position, wire: &PdnMove, legal: &[DraughtsMove]) -> Illegal {
+fn explain(
+    variant: Variant,
+    pos: &Position,
+    wire: &PdnMove,
+    legal: &[DraughtsMove],
+) -> IllegalDraughtsMove {
     let s = wire.squares();
     let us = pos.turn();
     let Some(piece) = pos.piece_at(s[0]) else {
-        return Illegal::NoPiece { square: s[0] };
+        return IllegalDraughtsMove::NoPiece { square: s[0] };
     };
     if piece.color != us {
-        return Illegal::NotYourPiece {
+        return IllegalDraughtsMove::NotYourPiece {
             square: s[0],
             piece,
         };
@@ -246,10 +257,10 @@ fn explain(variant: Variant, pos: &Position, wire: &PdnMove, legal: &[DraughtsMo
     for (i, &to) in s[1..].iter().enumerate() {
         if i > 0 {
             if variant == Variant::Zx81 {
-                return Illegal::SingleJumpsOnly;
+                return IllegalDraughtsMove::SingleJumpsOnly;
             }
             if walk.crowned {
-                return Illegal::CrowningEndsMove { at: walk.at };
+                return IllegalDraughtsMove::CrowningEndsMove { at: walk.at };
             }
         }
         if let Err(why) = leg(variant, pos, wire, &mut walk, to, legal) {
@@ -260,9 +271,9 @@ fn explain(variant: Variant, pos: &Position, wire: &PdnMove, legal: &[DraughtsMo
         && !walk.crowned
         && let Some(next) = further_jump(pos, &walk)
     {
-        return Illegal::UnfinishedJump { next };
+        return IllegalDraughtsMove::UnfinishedJump { next };
     }
-    Illegal::NotLegal
+    IllegalDraughtsMove::NotLegal
 }
 
 /// Checks one leg of `wire`, from `walk.at` to `to`, and moves `walk` on if
@@ -274,45 +285,45 @@ fn leg(
     walk: &mut Walk,
     to: Square,
     legal: &[DraughtsMove],
-) -> Result<(), Illegal> {
+) -> Result<(), IllegalDraughtsMove> {
     let two_squares = wire.squares().len() == 2;
     let king = walk.piece.king;
     let Some((dir, distance)) = walk.at.diagonal_to(to) else {
         if wire.is_capture() && two_squares {
-            return Err(Illegal::NoSuchCapture { from: walk.at, to });
+            return Err(IllegalDraughtsMove::NoSuchCapture { from: walk.at, to });
         }
-        return Err(Illegal::NotDiagonal { from: walk.at, to });
+        return Err(IllegalDraughtsMove::NotDiagonal { from: walk.at, to });
     };
     if distance > 2 {
         if wire.is_capture() && two_squares {
-            return Err(Illegal::NoSuchCapture { from: walk.at, to });
+            return Err(IllegalDraughtsMove::NoSuchCapture { from: walk.at, to });
         }
-        return Err(Illegal::TooFar { king, distance });
+        return Err(IllegalDraughtsMove::TooFar { king, distance });
     }
     if distance == 1 && !two_squares {
-        return Err(Illegal::StepInCapture { from: walk.at, to });
+        return Err(IllegalDraughtsMove::StepInCapture { from: walk.at, to });
     }
     check_direction(variant, walk.piece, dir)?;
     if pos.occupied() & to.bit() != 0 && to != walk.from {
-        return Err(Illegal::Occupied { square: to });
+        return Err(IllegalDraughtsMove::Occupied { square: to });
     }
     if distance == 1 {
         return Err(match legal.first().filter(|m| m.is_capture()) {
-            Some(c) if variant == Variant::English => Illegal::MissedCapture {
+            Some(c) if variant == Variant::English => IllegalDraughtsMove::MissedCapture {
                 available: pdn_of(c),
             },
-            _ => Illegal::NotLegal,
+            _ => IllegalDraughtsMove::NotLegal,
         });
     }
     let over = walk.at.step(dir).unwrap_or(to);
     match pos.piece_at(over) {
         Some(p) if p.color != pos.turn() => {
             if walk.captured & over.bit() != 0 {
-                return Err(Illegal::CapturedTwice { square: over });
+                return Err(IllegalDraughtsMove::CapturedTwice { square: over });
             }
         }
-        None if !wire.is_capture() => return Err(Illegal::TooFar { king, distance }),
-        holds => return Err(Illegal::NothingToCapture { over, holds }),
+        None if !wire.is_capture() => return Err(IllegalDraughtsMove::TooFar { king, distance }),
+        holds => return Err(IllegalDraughtsMove::NothingToCapture { over, holds }),
     }
     walk.captured |= over.bit();
     walk.at = to;
@@ -320,11 +331,11 @@ fn leg(
     Ok(())
 }
 
-fn check_direction(variant: Variant, piece: Piece, dir: Dir) -> Result<(), Illegal> {
+fn check_direction(variant: Variant, piece: Piece, dir: Dir) -> Result<(), IllegalDraughtsMove> {
     let forward = dir.is_forward(piece.color);
     match (piece.king, variant) {
-        (false, _) if !forward => Err(Illegal::BackwardMan),
-        (true, Variant::Zx81) if forward => Err(Illegal::ForwardKing),
+        (false, _) if !forward => Err(IllegalDraughtsMove::BackwardMan),
+        (true, Variant::Zx81) if forward => Err(IllegalDraughtsMove::ForwardKing),
         _ => Ok(()),
     }
 }

@@ -39,7 +39,7 @@ pub mod wire;
 
 pub use board::{Piece, Position, Square};
 pub use fen::FenError;
-pub use judge::Illegal;
+pub use judge::IllegalDraughtsMove;
 pub use movegen::DraughtsMove;
 pub use variant::{UnknownVariant, Variant};
 pub use wire::{HubMove, PdnMove, WireError};
@@ -145,7 +145,7 @@ impl Rules for Draughts {
     type Position = Position;
     type Move = DraughtsMove;
     type Wire = PdnMove;
-    type Illegal = Illegal;
+    type Illegal = IllegalDraughtsMove;
 
     fn name(&self) -> &'static str {
         self.variant.name()
@@ -226,7 +226,7 @@ impl Rules for Draughts {
         fen::write(pos)
     }
 
-    fn illegal_kind(&self, why: &Illegal) -> &'static str {
+    fn illegal_kind(&self, why: &IllegalDraughtsMove) -> &'static str {
         why.kind()
     }
 }

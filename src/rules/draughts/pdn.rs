@@ -37,7 +37,9 @@
 
 use std::fmt;
 
-use super::{Draughts, FenError, Illegal, PdnMove, Position, UnknownVariant, Variant, WireError};
+use super::{
+    Draughts, FenError, IllegalDraughtsMove, PdnMove, Position, UnknownVariant, Variant, WireError,
+};
 use crate::rules::{Color, Game, GameResult, Verdict};
 
 /// Tags the writer owns: any the caller passes are left out.
@@ -206,7 +208,7 @@ pub enum PdnError {
     Illegal {
         ply: usize,
         wire: PdnMove,
-        why: Illegal,
+        why: IllegalDraughtsMove,
     },
 }
 

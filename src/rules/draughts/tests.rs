@@ -303,7 +303,7 @@ fn hub_forms() {
     let wire = r.wire_from_hub(&ring, &hub);
     assert!(matches!(
         r.judge(&ring, &wire),
-        Verdict::Illegal(_, Illegal::Ambiguous { .. })
+        Verdict::Illegal(_, IllegalDraughtsMove::Ambiguous { .. })
     ));
     let start = Position::initial();
     let hub: HubMove = "11-15".parse().unwrap();
@@ -393,7 +393,7 @@ fn every_illegal_move_gets_a_specific_reason() {
                 match rules.judge(&p, w) {
                     Verdict::Legal(m) => assert!(legal.contains(&m), "{w} in {}", fen(&p)),
                     Verdict::Illegal(_, why) => {
-                        assert_ne!(why, Illegal::NotLegal, "{} {w}", fen(&p))
+                        assert_ne!(why, IllegalDraughtsMove::NotLegal, "{} {w}", fen(&p))
                     }
                 }
             }

@@ -17,7 +17,7 @@ use common::PlayMoves;
 use retrochess::engines::chesskelet::{BUILDS, Build, ChesSkelet, view_square};
 use retrochess::engines::{Candidate, Engine, EngineOptions, InputPath, Played, Reply, Ties};
 use retrochess::rng::SplitMix64;
-use retrochess::rules::chess::{Verdict, judge};
+use retrochess::rules::chess::{ChessVerdict, judge};
 use shakmaty::uci::UciMove;
 use shakmaty::{Chess, Color, Move, Position, Square};
 use std::collections::BTreeMap;
@@ -154,8 +154,8 @@ fn random_game(build: &'static Build, seed: u64, colour: Color, plies: usize) ->
             }
             match pair.reply(&root, &moves, &at).played {
                 Played::Move(uci) => match judge(&pos, &uci) {
-                    Verdict::Legal(m) => m,
-                    Verdict::Illegal(..) => random,
+                    ChessVerdict::Legal(m) => m,
+                    ChessVerdict::Illegal(..) => random,
                 },
                 _ => random,
             }

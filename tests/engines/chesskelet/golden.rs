@@ -137,7 +137,7 @@ fn golden_games_published_build() {
 /// the arbiter must say so.
 #[test]
 fn published_e7d8_moves_into_check() {
-    use retrochess::rules::chess::{Illegal, Verdict, judge};
+    use retrochess::rules::chess::{ChessVerdict, IllegalChessMove, judge};
     use shakmaty::uci::UciMove;
     use shakmaty::{Chess, Position};
     let games = chesskelet_games();
@@ -154,7 +154,9 @@ fn published_e7d8_moves_into_check() {
     let mv = uci.to_move(&pos).unwrap();
     pos = pos.play(mv).unwrap();
     match judge(&pos, &"e7d8".parse().unwrap()) {
-        Verdict::Illegal(_, Illegal::IntoCheck { to, .. }) => assert_eq!(to, sq("d8")),
+        ChessVerdict::Illegal(_, IllegalChessMove::IntoCheck { to, .. }) => {
+            assert_eq!(to, sq("d8"))
+        }
         other => panic!("e7d8 judged {other:?}"),
     }
 }

@@ -15,7 +15,7 @@ use retrochess::engines::{Engine, EngineOptions, InputPath, Played};
 use retrochess::machine::{Fault, Stop};
 use retrochess::rng::SplitMix64;
 use retrochess::rules::HangKind;
-use retrochess::rules::chess::{Verdict, judge, judge_astray};
+use retrochess::rules::chess::{ChessVerdict, judge, judge_astray};
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{CastlingMode, Chess, Color, Move, Position};
@@ -174,8 +174,8 @@ fn long_games_against_a_random_mover() {
                     }
                     match r.played {
                         Played::Move(uci) => match judge(&pos, &uci) {
-                            Verdict::Legal(m) => m,
-                            Verdict::Illegal(..) => {
+                            ChessVerdict::Legal(m) => m,
+                            ChessVerdict::Illegal(..) => {
                                 replaced += 1;
                                 random
                             }
@@ -183,8 +183,8 @@ fn long_games_against_a_random_mover() {
                         // Its board went astray (the long-castling test):
                         // the arbiter reads it; flagged, replaced.
                         Played::Astray(a) => match judge_astray(&pos, &a) {
-                            Verdict::Legal(m) => m,
-                            Verdict::Illegal(..) => {
+                            ChessVerdict::Legal(m) => m,
+                            ChessVerdict::Illegal(..) => {
                                 replaced += 1;
                                 random
                             }
