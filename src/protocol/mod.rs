@@ -309,10 +309,10 @@ where
     feed(&shared, Input::Eof).map(|_| ())
 }
 
-/// Hands one input to the front end and carries out its actions: lines
-/// out (in one write, after the others), notes, jobs to the engine's thread (stamped now: a search's
-/// deadline counts from its command's arrival), timers. After `quit`
-/// nothing more is done.
+/// Hands one input to the front end and carries out its actions: notes,
+/// jobs to the engine's thread (stamped now: a search's deadline counts
+/// from its command's arrival), timers, then the lines out in one write.
+/// After `quit` nothing more is done.
 fn feed<R, F, O>(
     shared: &Arc<Mutex<Shared<F, O, R>>>,
     input: Input<R>,
@@ -338,9 +338,9 @@ where
     // The lines one input gives go out in one write: each write wakes the
     // GUI, and a GUI woken by the first of an answer's lines may take the
     // CPU from this thread before the last, the move, is written
-    // (docs/protocols.md, "From go to the search and back").
+    // (docs/protocols.md, "From `go` to the search, and back").
     let mut lines = String::new();
-    let mut next = Next::Go;
+    let mut next = Ok(Next::Go);
     for action in state.front.handle(input) {
         match action {
             Action::Send(line) => {
@@ -350,9 +350,13 @@ where
             }
             Action::Note(note) => eprintln!("retrochess: {note}"),
             Action::Debug(line) => log::debug!("{line}"),
-            Action::Job(job) => jobs
-                .send((job, arrived))
-                .map_err(|_| ProtocolError::WorkerGone)?,
+            Action::Job(job) => {
+                if jobs.send((job, arrived)).is_err() {
+                    // The lines so far still go out.
+                    next = Err(ProtocolError::WorkerGone);
+                    break;
+                }
+            }
             Action::WakeAfter(delay, token) => {
                 let timer = Arc::clone(shared);
                 thread::spawn(move || {
@@ -362,7 +366,7 @@ where
             }
             Action::Quit => {
                 state.jobs = None;
-                next = Next::Quit;
+                next = Ok(Next::Quit);
                 break;
             }
         }
@@ -382,7 +386,7 @@ where
         state.failed = Some(io::Error::new(e.kind(), e.to_string()));
         return Err(ProtocolError::Stdout(e));
     }
-    Ok(next)
+    next
 }
 
 /// The next line of `input`, without its line ending; `None` at its end

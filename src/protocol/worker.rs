@@ -137,6 +137,7 @@ pub fn answer_timing() {
     );
 }
 
+/// `at` on the host's wall clock, as time since the Unix epoch.
 fn since_epoch(at: SystemTime) -> std::time::Duration {
     at.duration_since(SystemTime::UNIX_EPOCH)
         .unwrap_or_default()
